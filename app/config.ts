@@ -1,0 +1,115 @@
+/**
+ * Environment → typed configuration, validated once at start-up (API §16).
+ * Everything else receives `AppConfig`; nothing below reads `Deno.env` directly.
+ */
+import { z } from "zod";
+
+const booleanFlag = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) =>
+  v === "true" || v === "1" || v === "yes"
+);
+
+/** `10/15m` → 10 requests per 15 minutes; `off` disables the per-IP auth limit. */
+const rateLimitSpec = z.string().regex(/^(off|\d+\/\d+m)$/, "expected N/<minutes>m or off")
+  .default("10/15m")
+  .transform((v: string) => {
+    if (v === "off") return null;
+    const [count, minutes] = v.slice(0, -1).split("/").map(Number) as [number, number];
+    return { max: count, windowSeconds: minutes * 60 };
+  });
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "expected a postgres:// URL").optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  FILES_DIR: z.string().min(1).optional(),
+  APP_ENV: z.enum(["development", "production", "test"]).default("development"),
+  JWT_SECRET: z.string().min(32, "must be at least 32 bytes").optional(),
+  PUBLIC_URL: z.url().optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "expected smtp:// or smtps://").optional(),
+  MAIL_FROM: z.string().min(3).default("Shop <no-reply@localhost>"),
+  AUTH_RATE_LIMIT: rateLimitSpec,
+  TRUST_PROXY: booleanFlag.default(false),
+  BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  MIGRATE_ON_START: booleanFlag.default(true),
+  DEV_BYPASS: booleanFlag.default(false),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(8 * 60),
+});
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  filesDir: string;
+  env: "development" | "production" | "test";
+  jwtSecret: string | undefined;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  authRateLimit: { max: number; windowSeconds: number } | null;
+  trustProxy: boolean;
+  bcryptCost: number;
+  logLevel: LogLevel;
+  migrateOnStart: boolean;
+  devBypass: boolean;
+  dbPoolSize: number;
+  dbStatementTimeoutMs: number;
+  tokenTtlSeconds: number;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses and checks the environment; throws `ConfigError` with every problem listed. */
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  if (e.APP_ENV === "production") {
+    if (!e.JWT_SECRET) {
+      throw new ConfigError("JWT_SECRET (at least 32 bytes) is required when APP_ENV=production");
+    }
+    if (e.DEV_BYPASS) throw new ConfigError("DEV_BYPASS cannot be enabled when APP_ENV=production");
+  }
+  if (e.JWT_SECRET && new TextEncoder().encode(e.JWT_SECRET).length < 32) {
+    throw new ConfigError("JWT_SECRET must be at least 32 bytes");
+  }
+  const publicHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    filesDir: e.FILES_DIR ?? `${e.DATA_DIR.replace(/\/+$/, "")}/files`,
+    env: e.APP_ENV,
+    jwtSecret: e.JWT_SECRET,
+    publicUrl: (e.PUBLIC_URL ?? `http://${publicHost}:${e.PORT}`).replace(/\/+$/, ""),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    authRateLimit: e.AUTH_RATE_LIMIT,
+    trustProxy: e.TRUST_PROXY,
+    bcryptCost: e.BCRYPT_COST,
+    logLevel: e.LOG_LEVEL,
+    migrateOnStart: e.MIGRATE_ON_START,
+    devBypass: e.DEV_BYPASS,
+    dbPoolSize: e.DB_POOL_SIZE,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    tokenTtlSeconds: e.TOKEN_TTL_MINUTES * 60,
+  };
+}

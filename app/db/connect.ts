@@ -1,0 +1,102 @@
+/**
+ * Opens the database: PostgreSQL through postgres.js when `DATABASE_URL` is set, otherwise
+ * embedded PGlite in `DATA_DIR/pgdata`, guarded by a lock file so only one process opens it.
+ * Both engines return dates as `YYYY-MM-DD` strings, numerics as strings, counts as numbers.
+ */
+import { Kysely, sql } from "kysely";
+import { PostgresJSDialect } from "kysely-postgres-js";
+import postgres from "postgres";
+import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
+import type { Database } from "./database.ts";
+import { SerializedPGliteDialect } from "./pglite_dialect.ts";
+import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  /** Embedded only: keep the database in memory (tests). */
+  inMemory?: boolean;
+  poolSize?: number;
+  statementTimeoutMs?: number;
+}
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: "postgres" | "embedded";
+  close(): Promise<void>;
+}
+
+const OID = { int8: 20, date: 1082, numeric: 1700 } as const;
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
+  return await openEmbedded(options);
+}
+
+function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+  const client = postgres(url, {
+    max: options.poolSize ?? 10,
+    // A request must be answered within 5 s when the server is down (503, never a hang).
+    connect_timeout: 4,
+    idle_timeout: 60,
+    onnotice: () => {},
+    connection: {
+      application_name: "shop-backoffice",
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    },
+    types: {
+      date: {
+        to: OID.date,
+        from: [OID.date],
+        serialize: (v: unknown) => String(v),
+        parse: (v: string) => v,
+      },
+      int8: { to: OID.int8, from: [OID.int8], serialize: (v: unknown) => String(v), parse: Number },
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresJSDialect({ postgres: client }) });
+  return { db, kind: "postgres", close: () => db.destroy() };
+}
+
+async function openEmbedded(options: DatabaseOptions): Promise<DatabaseHandle> {
+  let lock: DataDirLock | undefined;
+  let dataPath: string | undefined;
+  if (!options.inMemory) {
+    const dataDir = options.dataDir ?? "./data";
+    await Deno.mkdir(dataDir, { recursive: true });
+    lock = await acquireDataDirLock(dataDir);
+    dataPath = `${dataDir.replace(/\/+$/, "")}/pgdata`;
+  }
+  try {
+    const pglite = await PGlite.create(dataPath, {
+      extensions: { pg_trgm, btree_gist },
+      parsers: {
+        [pgliteTypes.INT8]: (v: string) => Number(v),
+        [pgliteTypes.DATE]: (v: string) => v,
+        [OID.numeric]: (v: string) => v,
+      },
+    });
+    if (options.statementTimeoutMs) {
+      await pglite.exec(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
+    }
+    const db = new Kysely<Database>({ dialect: new SerializedPGliteDialect({ pglite }) });
+    return {
+      db,
+      kind: "embedded",
+      async close() {
+        try {
+          // A checkpoint writes everything to the data files so the next open replays nothing.
+          if (!pglite.closed) await sql`CHECKPOINT`.execute(db).catch(() => {});
+          await db.destroy();
+        } finally {
+          await lock?.release();
+        }
+      },
+    };
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}

@@ -1,0 +1,35 @@
+/** Recognising PostgreSQL errors that use cases turn into domain meaning. */
+
+function sqlState(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") return code;
+  const cause = (error as { cause?: unknown }).cause;
+  return cause && cause !== error ? sqlState(cause) : undefined;
+}
+
+function constraintOf(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const e = error as { constraint_name?: unknown; constraint?: unknown; cause?: unknown };
+  const name = e.constraint_name ?? e.constraint;
+  if (typeof name === "string") return name;
+  return e.cause && e.cause !== error ? constraintOf(e.cause) : undefined;
+}
+
+/** A unique violation, optionally of one named constraint or index. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  return sqlState(error) === "23505" && (!constraint || constraintOf(error) === constraint);
+}
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  return sqlState(error) === "23503";
+}
+
+export function isExclusionViolation(error: unknown, constraint?: string): boolean {
+  return sqlState(error) === "23P01" && (!constraint || constraintOf(error) === constraint);
+}
+
+export function isSerializationFailure(error: unknown): boolean {
+  const state = sqlState(error);
+  return state === "40001" || state === "40P01";
+}

@@ -1,0 +1,104 @@
+/**
+ * Kysely's `PGliteDialect` hands its single connection to every caller at once, so two
+ * concurrent transactions (two HTTP requests) would interleave inside one PGlite session.
+ * This dialect serializes connection use with a FIFO mutex: a transaction owns the session
+ * from BEGIN to COMMIT, and single queries wait their turn. PostgreSQL (postgres.js) has a
+ * real pool and does not need this.
+ */
+import {
+  type DatabaseConnection,
+  type Driver,
+  PGliteDialect,
+  type PGliteDialectConfig,
+  type QueryCompiler,
+  type TransactionSettings,
+} from "kysely";
+
+class ConnectionMutex {
+  #tail: Promise<void> = Promise.resolve();
+
+  /** Resolves with the release function once every earlier holder has released. */
+  lock(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((resolve) => (release = resolve));
+    const acquired = this.#tail.then(() => release);
+    this.#tail = this.#tail.then(() => next);
+    return acquired;
+  }
+}
+
+class SerializedDriver implements Driver {
+  readonly #inner: Driver;
+  readonly #mutex = new ConnectionMutex();
+  readonly #releases: Array<() => void> = [];
+
+  constructor(inner: Driver) {
+    this.#inner = inner;
+  }
+
+  init(): Promise<void> {
+    return this.#inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const release = await this.#mutex.lock();
+    this.#releases.push(release);
+    return this.#inner.acquireConnection();
+  }
+
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    // Only one holder exists at a time, so the queue holds exactly its release.
+    this.#releases.shift()?.();
+    return this.#inner.releaseConnection(connection);
+  }
+
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.#inner.beginTransaction(connection, settings);
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#inner.commitTransaction(connection);
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#inner.rollbackTransaction(connection);
+  }
+
+  savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler["compileQuery"],
+  ): Promise<void> {
+    return this.#inner.savepoint!(connection, name, compile);
+  }
+
+  rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler["compileQuery"],
+  ): Promise<void> {
+    return this.#inner.rollbackToSavepoint!(connection, name, compile);
+  }
+
+  releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler["compileQuery"],
+  ): Promise<void> {
+    return this.#inner.releaseSavepoint!(connection, name, compile);
+  }
+
+  destroy(): Promise<void> {
+    return this.#inner.destroy();
+  }
+}
+
+export class SerializedPGliteDialect extends PGliteDialect {
+  constructor(config: PGliteDialectConfig) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new SerializedDriver(super.createDriver());
+  }
+}

@@ -1,0 +1,69 @@
+/** Table types of the platform: store, locations, config, modules, idempotency keys. */
+import type { ColumnType, Generated, JSONColumnType } from "kysely";
+
+export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface AddressJson {
+  line1: string;
+  line2?: string | null;
+  city: string;
+  state: string;
+  postalCode: string;
+  country?: string | null;
+}
+
+export interface StoreTable {
+  id: Generated<number>;
+  name: string;
+  timezone: string;
+  address: JSONColumnType<AddressJson | null, AddressJson | null, AddressJson | null> | null;
+  phone: string | null;
+  email: string | null;
+  logo_file_id: string | null;
+  updated_at: Timestamp;
+}
+
+export interface LocationTable {
+  id: string;
+  name: string;
+  address: JSONColumnType<AddressJson | null, AddressJson | null, AddressJson | null> | null;
+  phone: string | null;
+  is_active: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AppConfigTable {
+  id: Generated<number>;
+  settings: JSONColumnType<Record<string, unknown>>;
+  updated_at: Timestamp;
+}
+
+export interface ModuleTable {
+  slug: string;
+  name: string;
+  description: string;
+  licensed: boolean;
+  enabled: boolean;
+  core: boolean;
+  sort_order: number;
+  updated_at: Timestamp;
+}
+
+export interface IdempotencyKeyTable {
+  scope: string;
+  key: string;
+  request_hash: string;
+  status_code: number | null;
+  response_body: string | null;
+  response_content_type: string | null;
+  created_at: Timestamp;
+}
+
+export interface PlatformTables {
+  store: StoreTable;
+  locations: LocationTable;
+  app_config: AppConfigTable;
+  modules: ModuleTable;
+  idempotency_keys: IdempotencyKeyTable;
+}

@@ -1,0 +1,101 @@
+/**
+ * `createApp(deps)`: the Hono application. Cross-cutting middleware first (request id and
+ * logging, body limit, idempotency), then one `ApiRouter` per resource under `/v1`, then the
+ * single error handler. A feature adds its router factory to `ROUTERS` and nothing else.
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { AppDeps } from "../app/deps.ts";
+import { NotFoundError, PayloadTooLargeError } from "../domain/errors.ts";
+import type { AppEnv } from "./context.ts";
+import { problemJson, toProblem } from "./errors.ts";
+import { idempotency } from "./middleware/idempotency.ts";
+import { requestContext } from "./middleware/request_context.ts";
+import { buildOpenApiDocument } from "./openapi.ts";
+import { ApiRouter, type RegisteredRoute } from "./route.ts";
+import {
+  configRoutes,
+  healthRoutes,
+  locationRoutes,
+  moduleRoutes,
+  storeRoutes,
+} from "./routes/platform.ts";
+import { docsPage } from "./routes/docs.ts";
+
+const ROUTERS: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [
+  healthRoutes,
+  storeRoutes,
+  locationRoutes,
+  configRoutes,
+  moduleRoutes,
+];
+
+/** JSON bodies are small; uploads (multipart) are limited by the file routes' own config. */
+const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppWithRoutes {
+  app: Hono<AppEnv>;
+  routes: RegisteredRoute[];
+}
+
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  return createAppWithRoutes(deps).app;
+}
+
+export function createAppWithRoutes(
+  deps: AppDeps,
+  extraRouters: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [],
+): AppWithRoutes {
+  const app = new Hono<AppEnv>();
+  app.use("*", requestContext(deps.logger));
+  app.use("/v1/*", (c, next) => {
+    if ((c.req.header("Content-Type") ?? "").startsWith("multipart/form-data")) return next();
+    return bodyLimit({
+      maxSize: JSON_BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new PayloadTooLargeError("The request body is larger than 1 MiB");
+      },
+    })(c, next);
+  });
+  app.use("/v1/*", idempotency(deps));
+
+  const routers = [...ROUTERS, ...extraRouters].map((factory) => factory(deps));
+  const openApiRouter = new ApiRouter(deps, "/openapi.json", "Documentation");
+  const routes: RegisteredRoute[] = [];
+  let document: Record<string, unknown> | undefined;
+  openApiRouter.route({
+    method: "get",
+    path: "/",
+    summary: "This OpenAPI 3.1 document",
+    access: "public",
+    responses: { 200: { description: "The OpenAPI document", contentType: "application/json" } },
+  }, (c) => {
+    document ??= buildOpenApiDocument(routes, {
+      version: deps.version,
+      serverUrl: deps.config.publicUrl,
+    });
+    return c.json(document);
+  });
+  for (const router of [...routers, openApiRouter]) {
+    app.route(`/v1${router.basePath}`, router.hono);
+    routes.push(...router.routes);
+  }
+  app.get("/docs", (c) => c.html(docsPage("/v1/openapi.json")));
+
+  app.notFound((c) =>
+    problemJson(toProblem(new NotFoundError("No such route"), c.get("requestId") ?? "unknown"))
+  );
+  app.onError((error, c) => {
+    const requestId = c.get("requestId") ?? "unknown";
+    const problem = toProblem(error, requestId);
+    if (problem.status >= 500) {
+      deps.logger.error("unhandled error", {
+        requestId,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        stack: problem.status === 500 && error instanceof Error ? error.stack : undefined,
+      });
+    }
+    return problemJson(problem);
+  });
+  return { app, routes };
+}

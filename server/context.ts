@@ -1,0 +1,9 @@
+import type { Actor } from "../app/auth/actor.ts";
+
+/** Typed Hono context variables set by the middleware. */
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    actor: Actor | undefined;
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * `Idempotency-Key` on any POST (API §1.4): the first request with a key runs and its
+ * response (below 500) is stored; a retry by the same caller with the same body gets that
+ * response again without acting twice; the same key with another body → 409
+ * `idempotency_key_reused`. A retry that arrives while the first is still running waits
+ * for it (up to 10 s). Keys are scoped to the verified user and live 24 hours.
+ */
+import type { MiddlewareHandler } from "hono";
+import { BadInputError, ConflictError } from "../../domain/errors.ts";
+import type { AppDeps } from "../../app/deps.ts";
+import {
+  claimIdempotencyKey,
+  findIdempotencyKey,
+  releaseIdempotencyKey,
+  saveIdempotentResponse,
+  type StoredResponse,
+} from "../../app/platform/idempotency_repo.ts";
+import type { AppEnv } from "../context.ts";
+
+const TTL_HOURS = 24;
+const WAIT_FOR_FIRST_MS = 10_000;
+
+async function sha256Hex(data: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The verified caller, or "anonymous"; an invalid token is left for the route to refuse. */
+async function callerScope(
+  deps: AppDeps,
+  authorization: string | undefined,
+  devUser: string | undefined,
+) {
+  const match = authorization && /^Bearer\s+(\S+)$/i.exec(authorization);
+  if (match) {
+    try {
+      return `user:${(await deps.tokens.verify(match[1]!, deps.clock.now())).userId}`;
+    } catch {
+      return undefined;
+    }
+  }
+  if (devUser && deps.config.devBypass) return `dev:${devUser}`;
+  return "anonymous";
+}
+
+function replay(stored: StoredResponse): Response {
+  const headers = new Headers({ "Idempotent-Replayed": "true" });
+  if (stored.contentType) headers.set("Content-Type", stored.contentType);
+  return new Response(stored.body === "" ? null : stored.body, {
+    status: stored.statusCode!,
+    headers,
+  });
+}
+
+export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const key = c.req.header("Idempotency-Key");
+    if (c.req.method !== "POST" || key === undefined) return next();
+    if (key.length < 1 || key.length > 255) {
+      throw new BadInputError("bad_request", "Idempotency-Key must be 1 to 255 characters");
+    }
+    const scope = await callerScope(
+      deps,
+      c.req.header("Authorization"),
+      c.req.header("X-Dev-User"),
+    );
+    if (scope === undefined) return next();
+
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const prefix = new TextEncoder().encode(`${c.req.method} ${c.req.path}\n`);
+    const requestHash = await sha256Hex(new Uint8Array([...prefix, ...body]));
+
+    const claimed = await claimIdempotencyKey(
+      deps.db,
+      scope,
+      key,
+      requestHash,
+      deps.clock.now(),
+      TTL_HOURS,
+    );
+    if (!claimed) {
+      const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+      let stored = await findIdempotencyKey(deps.db, scope, key);
+      while (stored && stored.statusCode === null && Date.now() < deadline) {
+        if (stored.requestHash !== requestHash) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        stored = await findIdempotencyKey(deps.db, scope, key);
+      }
+      if (!stored) return next(); // The first attempt failed and released the key.
+      if (stored.requestHash !== requestHash) {
+        throw new ConflictError(
+          "idempotency_key_reused",
+          "This Idempotency-Key was used with a different request",
+        );
+      }
+      if (stored.statusCode === null) {
+        throw new ConflictError(
+          "idempotency_in_progress",
+          "A request with this Idempotency-Key is still running",
+        );
+      }
+      return c.res = replay(stored);
+    }
+
+    try {
+      await next();
+    } catch (error) {
+      await releaseIdempotencyKey(deps.db, scope, key).catch(() => {});
+      throw error;
+    }
+    if (c.res.status >= 500) {
+      await releaseIdempotencyKey(deps.db, scope, key).catch(() => {});
+      return;
+    }
+    const responseBody = await c.res.clone().text();
+    await saveIdempotentResponse(deps.db, scope, key, {
+      status: c.res.status,
+      body: responseBody,
+      contentType: c.res.headers.get("Content-Type"),
+    });
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * Builds the OpenAPI 3.1 document from the registered route specs: the same zod schemas
+ * that validate requests describe them (no hand-written duplicate).
+ */
+import { z } from "zod";
+import type { RegisteredRoute } from "./route.ts";
+
+type JsonSchema = Record<string, unknown>;
+
+const problemSchema: JsonSchema = {
+  type: "object",
+  required: ["type", "title", "status", "code", "detail", "requestId"],
+  properties: {
+    type: { type: "string", examples: ["about:blank"] },
+    title: { type: "string" },
+    status: { type: "integer" },
+    code: { type: "string", description: "Stable snake_case machine code" },
+    detail: { type: "string" },
+    requestId: { type: "string" },
+    errors: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["path", "message"],
+        properties: { path: { type: "string" }, message: { type: "string" } },
+      },
+    },
+  },
+};
+
+const STANDARD_ERRORS: Record<string, string> = {
+  "400": "Bad input (`bad_request`, `validation_failed`, `invalid_reference`)",
+  "401": "Missing, invalid, expired or revoked token (`unauthenticated`, `user_disabled`)",
+  "403":
+    "Permission missing (`forbidden`), module disabled (`module_disabled`) or PIN token (`full_login_required`)",
+  "404": "No such record (`not_found`)",
+  "429": "Rate limited (`rate_limited`); see `Retry-After`",
+  "500": "Unexpected error (`internal`)",
+  "503": "Database unreachable (`unavailable`); see `Retry-After`",
+};
+
+function toSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    target: "draft-2020-12",
+  }) as JsonSchema;
+  delete json["$schema"];
+  return json;
+}
+
+function operationId(method: string, path: string, used: Set<string>): string {
+  const words = path.replace(/^\/v1/, "").split(/[/-]/).filter(Boolean).map((part) => {
+    const name = part.replace(/^[:{]|[}]$/g, "").replace(/\*/, "path");
+    const prefix = part.startsWith(":") ? "By" : "";
+    return prefix + name.charAt(0).toUpperCase() + name.slice(1);
+  });
+  let id = method + words.join("");
+  for (let n = 2; used.has(id); n++) id = `${method}${words.join("")}${n}`;
+  used.add(id);
+  return id;
+}
+
+function openApiPath(honoPath: string): string {
+  return honoPath.replace(/:([A-Za-z0-9_]+)/g, "{$1}").replace(/\/\*$/, "/{path}");
+}
+
+function pathParameterNames(honoPath: string): string[] {
+  const names = [...honoPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+  if (honoPath.endsWith("/*")) names.push("path");
+  return names;
+}
+
+function queryParameters(schema: z.ZodType | undefined): JsonSchema[] {
+  if (!schema) return [];
+  const json = toSchema(schema, "input");
+  const properties = (json["properties"] ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json["required"] ?? []) as string[]);
+  return Object.entries(properties).map(([name, propertySchema]) => {
+    const { description, ...rest } = propertySchema;
+    return {
+      name,
+      in: "query",
+      required: required.has(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+export interface OpenApiInfo {
+  version: string;
+  serverUrl: string;
+}
+
+export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInfo): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const usedIds = new Set<string>();
+  const tags = new Set<string>();
+  for (const { spec, fullPath, tag } of routes) {
+    tags.add(tag);
+    const path = openApiPath(fullPath);
+    const parameters: JsonSchema[] = pathParameterNames(fullPath).map((name) => ({
+      name,
+      in: "path",
+      required: true,
+      schema: name === "path" ? { type: "string" } : paramSchema(spec.params, name),
+    }));
+    parameters.push(...queryParameters(spec.query));
+    if (spec.idempotent) {
+      parameters.push({
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description: "Retry safely: the same key and body within 24 h replays the first response",
+        schema: { type: "string", minLength: 1, maxLength: 255 },
+      });
+    }
+    const responses: Record<string, unknown> = {};
+    for (const [status, response] of Object.entries(spec.responses)) {
+      responses[status] = response.schema
+        ? {
+          description: response.description,
+          content: {
+            [response.contentType ?? "application/json"]: {
+              schema: toSchema(response.schema, "output"),
+            },
+          },
+        }
+        : response.contentType
+        ? { description: response.description, content: { [response.contentType]: { schema: {} } } }
+        : { description: response.description };
+    }
+    const errorStatuses = ["500", "503"];
+    if (spec.params || spec.query || spec.body || spec.multipart) errorStatuses.push("400");
+    if (spec.access !== "public") errorStatuses.push("401", "403");
+    if (spec.params) errorStatuses.push("404");
+    for (const status of errorStatuses) {
+      responses[status] ??= { $ref: `#/components/responses/Problem${status}` };
+    }
+    const access = spec.access === "public"
+      ? "No token needed."
+      : spec.access === "authenticated"
+      ? "Any authenticated user."
+      : `Permission: \`${spec.access}\`.`;
+    const operation: Record<string, unknown> = {
+      operationId: operationId(spec.method, fullPath, usedIds),
+      summary: spec.summary,
+      description: [
+        spec.description,
+        access,
+        spec.fullLogin ? "PIN (`pos`) tokens are refused." : undefined,
+      ]
+        .filter(Boolean).join("\n\n"),
+      tags: [tag],
+      ...(spec.access === "public" ? { security: [] } : {}),
+      ...(parameters.length > 0 ? { parameters } : {}),
+      responses,
+    };
+    if (spec.body) {
+      operation["requestBody"] = {
+        required: !spec.body.safeParse(undefined).success,
+        content: { "application/json": { schema: toSchema(spec.body, "input") } },
+      };
+    } else if (spec.multipart) {
+      operation["requestBody"] = {
+        required: true,
+        content: { "multipart/form-data": { schema: toSchema(spec.multipart, "input") } },
+      };
+    }
+    (paths[path] ??= {})[spec.method] = operation;
+  }
+  const problemResponses = Object.fromEntries(
+    Object.entries(STANDARD_ERRORS).map(([status, description]) => [
+      `Problem${status}`,
+      {
+        description,
+        content: {
+          "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
+        },
+      },
+    ]),
+  );
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Shop back office API",
+      version: info.version,
+      description: DESCRIPTION,
+      license: { name: "Proprietary", url: "https://example.invalid/license" },
+    },
+    servers: [{ url: info.serverUrl }],
+    security: [{ bearerAuth: [] }],
+    tags: [...tags].sort().map((name) => ({ name, description: `${name} routes` })),
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      schemas: { Problem: problemSchema },
+      responses: problemResponses,
+    },
+  };
+}
+
+function paramSchema(params: z.ZodType | undefined, name: string): JsonSchema {
+  if (!params) return { type: "string" };
+  const json = toSchema(params, "input");
+  return ((json["properties"] ?? {}) as Record<string, JsonSchema>)[name] ?? { type: "string" };
+}
+
+const DESCRIPTION = `Back office of a shop that sells, repairs and teaches.
+
+Conventions (see each operation for specifics):
+- Errors are RFC 9457 \`application/problem+json\` with a stable \`code\` and the \`requestId\`.
+- Every response carries \`X-Request-Id\` (the client's own when it is 1–128 characters of \`A-Za-z0-9._-\`).
+- Lists take \`page\` (from 1), \`limit\` (1..100, default 25, larger values clamped), \`q\`, \`sort\`, \`order\`
+  and answer \`{ data, pagination: { page, limit, total, totalPages } }\`. Unknown query parameters → 400.
+- Unknown body fields are refused with 400. Money is a string with two decimals ("19.99").
+- Any POST accepts \`Idempotency-Key\`: a retry with the same key and body within 24 h replays the first
+  response; the same key with another body → 409 \`idempotency_key_reused\`.
+- Ids in paths that are not UUIDs → 404.`;

@@ -1,0 +1,222 @@
+/**
+ * `ApiRouter`: one per resource. Every route is declared with its access rule, its zod
+ * schemas and its responses, which makes three things impossible to forget:
+ *  - the guard (authentication, PIN-token restriction, module gate, permission — in that
+ *    order, before any lookup), since `access` is a required field;
+ *  - validation (path ids that are not UUIDs → 404, query/body → 400, unknown fields → 400);
+ *  - documentation: `server/openapi.ts` builds the OpenAPI document from the same specs.
+ */
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import type { Permission } from "../domain/auth/permissions.ts";
+import {
+  BadInputError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthenticatedError,
+  ValidationError,
+} from "../domain/errors.ts";
+import { moduleForPath } from "../domain/platform/modules.ts";
+import type { AppDeps } from "../app/deps.ts";
+import { type Actor, actorForDevUser, actorFromToken } from "../app/auth/actor.ts";
+import type { AppEnv } from "./context.ts";
+import { fieldIssues } from "./errors.ts";
+
+export type Access = Permission | "public" | "authenticated";
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** Defaults to application/json when `schema` is set. */
+  contentType?: string;
+}
+
+export interface RouteSpec<
+  A extends Access,
+  P extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+> {
+  method: HttpMethod;
+  /** Hono path relative to the router's base (`/`, `/:id`, `/:id/items/:itemId`). */
+  path: string;
+  summary: string;
+  description?: string;
+  access: A;
+  /** Refuse `pos` (PIN-login) tokens with 403 full_login_required. */
+  fullLogin?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Documented request body for multipart uploads (the handler parses the form). */
+  multipart?: z.ZodType;
+  /** Documents `Idempotency-Key` support (the middleware serves every POST). */
+  idempotent?: boolean;
+  responses: Record<number, ResponseSpec>;
+}
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface RouteInput<A extends Access, P, Q, B> {
+  params: Infer<P>;
+  query: Infer<Q>;
+  body: Infer<B>;
+  actor: A extends "public" ? Actor | undefined : Actor;
+}
+
+export type AnyRouteSpec = RouteSpec<
+  Access,
+  z.ZodType | undefined,
+  z.ZodType | undefined,
+  z.ZodType | undefined
+>;
+
+export interface RegisteredRoute {
+  spec: AnyRouteSpec;
+  /** Full path below the server root in Hono syntax (`/v1/products/:id`). */
+  fullPath: string;
+  tag: string;
+}
+
+export class ApiRouter {
+  readonly hono = new Hono<AppEnv>();
+  readonly routes: RegisteredRoute[] = [];
+
+  constructor(
+    private readonly deps: AppDeps,
+    /** Mount path below `/v1` (`/products`). */
+    readonly basePath: string,
+    readonly tag: string,
+  ) {}
+
+  route<
+    A extends Access,
+    P extends z.ZodType | undefined = undefined,
+    Q extends z.ZodType | undefined = undefined,
+    B extends z.ZodType | undefined = undefined,
+  >(
+    spec: RouteSpec<A, P, Q, B>,
+    handler: (c: Context<AppEnv>, input: RouteInput<A, P, Q, B>) => Response | Promise<Response>,
+  ): this {
+    if (spec.body) {
+      assertStrictBody(spec.body, `${spec.method.toUpperCase()} ${this.basePath}${spec.path}`);
+    }
+    const relativePath = joinPath(this.basePath, spec.path);
+    this.routes.push({ spec: spec as AnyRouteSpec, fullPath: `/v1${relativePath}`, tag: this.tag });
+    const deps = this.deps;
+    this.hono.on(spec.method.toUpperCase(), spec.path, async (c) => {
+      const actor = await guard(deps, c, spec, relativePathOf(c.req.path));
+      const params = spec.params ? parsePathParams(spec.params, c.req.param()) : undefined;
+      const query = spec.query ? parseOrThrow(spec.query, queryObject(c)) : undefined;
+      const body = spec.body ? parseOrThrow(spec.body, await readJsonBody(c)) : undefined;
+      return handler(c, { params, query, body, actor } as RouteInput<A, P, Q, B>);
+    });
+    return this;
+  }
+}
+
+function joinPath(base: string, path: string): string {
+  const joined = `${base}${path === "/" ? "" : path}`;
+  return joined === "" ? "/" : joined;
+}
+
+function relativePathOf(requestPath: string): string {
+  return requestPath.startsWith("/v1/") ? requestPath.slice(3) : requestPath;
+}
+
+/** Authentication → PIN-token restriction → module gate → permission. */
+async function guard(deps: AppDeps, c: Context<AppEnv>, spec: AnyRouteSpec, path: string) {
+  let actor: Actor | undefined;
+  if (spec.access !== "public") {
+    actor = await authenticate(deps, c);
+    if (spec.fullLogin && actor.tokenType === "pos") {
+      throw new ForbiddenError(
+        "full_login_required",
+        "This action needs a full login, not a PIN login",
+      );
+    }
+  }
+  const module = moduleForPath(path);
+  if (module && !(await deps.modules.isEnabled(module))) {
+    throw new ForbiddenError("module_disabled", `The ${module} module is disabled`);
+  }
+  if (spec.access !== "public" && spec.access !== "authenticated") {
+    if (!actor!.permissions.has(spec.access)) {
+      throw new ForbiddenError("forbidden", `This action needs the ${spec.access} permission`);
+    }
+  }
+  return actor;
+}
+
+async function authenticate(deps: AppDeps, c: Context<AppEnv>): Promise<Actor> {
+  const existing = c.get("actor");
+  if (existing) return existing;
+  const header = c.req.header("Authorization");
+  let actor: Actor;
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw new UnauthenticatedError("unauthenticated", "Expected a Bearer token");
+    const claims = await deps.tokens.verify(match[1]!, deps.clock.now());
+    actor = await actorFromToken(deps.db, claims);
+  } else {
+    const devUser = c.req.header("X-Dev-User");
+    if (devUser && deps.config.devBypass && deps.config.env !== "production") {
+      actor = await actorForDevUser(deps.db, devUser);
+    } else {
+      throw new UnauthenticatedError("unauthenticated", "Authentication is required");
+    }
+  }
+  c.set("actor", actor);
+  return actor;
+}
+
+function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ValidationError(fieldIssues(result.error));
+  return result.data;
+}
+
+/** A path that does not match its schema (a malformed id) names no record: 404. */
+function parsePathParams<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new NotFoundError();
+  return result.data;
+}
+
+function queryObject(c: Context): Record<string, string | string[]> {
+  const all = c.req.queries();
+  return Object.fromEntries(
+    Object.entries(all).map(([key, values]) => [key, values.length === 1 ? values[0]! : values]),
+  );
+}
+
+async function readJsonBody(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === "") return undefined;
+  const contentType = c.req.header("Content-Type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(contentType)) {
+    throw new BadInputError(
+      "bad_request",
+      "The request body must be JSON (Content-Type: application/json)",
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadInputError("bad_request", "The request body is not valid JSON");
+  }
+}
+
+/** Bodies must refuse unknown fields (no mass assignment): use `z.strictObject`. */
+function assertStrictBody(schema: z.ZodType, where: string): void {
+  let def = schema._zod.def as { type: string; innerType?: z.ZodType; catchall?: z.ZodType };
+  while (
+    (def.type === "optional" || def.type === "nullable" || def.type === "default") && def.innerType
+  ) {
+    def = def.innerType._zod.def as typeof def;
+  }
+  if (def.type === "object" && def.catchall?._zod.def.type !== "never") {
+    throw new Error(`${where}: the body schema must be a z.strictObject (unknown fields refused)`);
+  }
+}
