@@ -1,12 +1,14 @@
 /**
  * The server: load config → open the database → migrate and seed → serve. On SIGINT/SIGTERM
- * it stops accepting connections, lets in-flight requests finish (up to 10 s), closes the
- * database (a checkpoint on the embedded one) and exits 0.
+ * it refuses new requests, lets in-flight ones finish (up to 10 s), stops listening, closes
+ * the database (a checkpoint on the embedded one) and exits 0.
  */
 import { ConfigError } from "./app/config.ts";
 import { DataDirLockedError } from "./app/db/data_dir_lock.ts";
 import { startRuntime } from "./app/bootstrap.ts";
+import { type BackgroundJobs, startBackgroundJobs } from "./app/background.ts";
 import { createApp } from "./server/app.ts";
+import { drainingHandler } from "./server/lifecycle.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -22,27 +24,36 @@ export async function serve(): Promise<void> {
     throw error;
   }
   const { deps } = runtime;
-  const app = createApp(deps);
-  const server = Deno.serve({
-    port: deps.config.port,
-    hostname: deps.config.host,
-    onListen: ({ hostname, port }) =>
-      deps.logger.info("listening", { url: `http://${hostname}:${port}`, database: deps.dbKind }),
-  }, app.fetch);
-
+  const handler = drainingHandler(createApp(deps).fetch);
+  let server: Deno.HttpServer | undefined;
+  let jobs: BackgroundJobs | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     deps.logger.info("shutting down", { signal });
-    const timeout = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS));
-    await Promise.race([server.shutdown(), timeout]);
+    const drained = await handler.drain(SHUTDOWN_GRACE_MS);
+    if (!drained) deps.logger.warn("requests still running after the grace period");
+    if (server) {
+      await Promise.race([server.shutdown(), new Promise((resolve) => setTimeout(resolve, 1000))]);
+    }
+    await jobs?.stop();
     await runtime.close();
     deps.logger.info("stopped");
     Deno.exit(0);
   };
+  // Listen for signals before announcing the port: a signal arriving right after the
+  // `listening` line (or while background jobs start) must find the handler in place.
   Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
   Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  server = Deno.serve({
+    port: deps.config.port,
+    hostname: deps.config.host,
+    onListen: ({ hostname, port }) =>
+      deps.logger.info("listening", { url: `http://${hostname}:${port}`, database: deps.dbKind }),
+  }, handler.fetch);
+  jobs = await startBackgroundJobs(runtime);
   await server.finished;
 }
 

@@ -2,7 +2,7 @@
  * Start-up shared by the server and the CLI: config → database → (migrations + seeds) → deps.
  */
 import { type AppConfig, loadConfig } from "./config.ts";
-import { openDatabase } from "./db/connect.ts";
+import { type DatabaseHandle, openDatabase } from "./db/connect.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { type AppDeps, createDeps } from "./deps.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -11,6 +11,8 @@ import { runSeeds } from "./seed.ts";
 export interface Runtime {
   deps: AppDeps;
   close(): Promise<void>;
+  /** LISTEN on the database (PostgreSQL only), for cross-process cache invalidation. */
+  listen?: DatabaseHandle["listen"];
 }
 
 export async function startRuntime(
@@ -35,5 +37,5 @@ export async function startRuntime(
     throw error;
   }
   const deps = createDeps({ config, db: handle.db, dbKind: handle.kind, logger });
-  return { deps, close: () => handle.close() };
+  return { deps, close: () => handle.close(), listen: handle.listen?.bind(handle) };
 }

@@ -9,6 +9,8 @@ import { type Clock, type Ids, systemClock, systemIds } from "./ids.ts";
 import type { Logger } from "./logger.ts";
 import { createTokenSigner, signingSecret, type TokenSigner } from "./auth/tokens.ts";
 import { createModuleCache, type ModuleCache } from "./platform/module_cache.ts";
+import { type ActorCache, createActorCache } from "./auth/actor_cache.ts";
+import { createLocalFileStorage, type FileStorage } from "./files/storage.ts";
 
 export interface AppDeps {
   config: AppConfig;
@@ -19,6 +21,10 @@ export interface AppDeps {
   logger: Logger;
   tokens: TokenSigner;
   modules: ModuleCache;
+  /** Users' active flags, token versions and permissions (see app/auth/actor_cache.ts). */
+  actors: ActorCache;
+  /** Bytes of uploaded files (a local directory under FILES_DIR by default). */
+  files: FileStorage;
   startedAt: Date;
   version: string;
 }
@@ -32,6 +38,7 @@ export interface DepsInput {
   logger: Logger;
   clock?: Clock;
   ids?: Ids;
+  files?: FileStorage;
 }
 
 export function createDeps(input: DepsInput): AppDeps {
@@ -50,6 +57,8 @@ export function createDeps(input: DepsInput): AppDeps {
     logger: input.logger,
     tokens: createTokenSigner(signingSecret(input.config.jwtSecret)),
     modules: createModuleCache(input.db, clock),
+    actors: createActorCache(input.db),
+    files: input.files ?? createLocalFileStorage(input.config.filesDir),
     startedAt: clock.now(),
     version: APP_VERSION,
   };

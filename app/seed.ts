@@ -5,8 +5,15 @@
 import type { Db } from "./db/database.ts";
 import { seedPlatform } from "./platform/seed.ts";
 import { seedSystemRoles } from "./auth/seed.ts";
+import { seedInventoryLookups } from "./inventory/lookups.ts";
+import { seedIdTypes } from "./accounts/lookups.ts";
 
-const SEEDS: ReadonlyArray<(db: Db) => Promise<void>> = [seedPlatform, seedSystemRoles];
+const SEEDS: ReadonlyArray<(db: Db) => Promise<void>> = [
+  seedPlatform,
+  seedSystemRoles,
+  seedInventoryLookups,
+  seedIdTypes,
+];
 
 export async function runSeeds(db: Db): Promise<void> {
   for (const seed of SEEDS) await seed(db);

@@ -4,7 +4,21 @@
  */
 import type { Migration } from "kysely/migration";
 import * as createPlatform from "./20261121_090000_create_platform.ts";
+import * as createIdentity from "./20261121_100000_create_identity.ts";
+import * as createEmailAudit from "./20261121_100100_create_email_audit.ts";
+import * as createAccounts from "./20261121_110000_create_accounts.ts";
+import * as createFiles from "./20261121_110100_create_files.ts";
+import * as createInventory from "./20261121_120000_create_inventory.ts";
+import * as createLessons from "./20261121_130000_create_lessons.ts";
+import * as createPos from "./20261121_140000_create_pos.ts";
 
 export const migrations: Record<string, Migration> = {
   "20261121_090000_create_platform": createPlatform,
+  "20261121_100000_create_identity": createIdentity,
+  "20261121_100100_create_email_audit": createEmailAudit,
+  "20261121_110000_create_accounts": createAccounts,
+  "20261121_110100_create_files": createFiles,
+  "20261121_120000_create_inventory": createInventory,
+  "20261121_130000_create_lessons": createLessons,
+  "20261121_140000_create_pos": createPos,
 };

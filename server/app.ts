@@ -20,7 +20,16 @@ import {
   moduleRoutes,
   storeRoutes,
 } from "./routes/platform.ts";
-import { docsPage } from "./routes/docs.ts";
+import { docsRoutes } from "./routes/docs.ts";
+import { authRoutes, meRoutes } from "./routes/auth.ts";
+import { userRoutes } from "./routes/users.ts";
+import { permissionRoutes, roleRoutes } from "./routes/roles.ts";
+import { auditRoutes } from "./routes/audit.ts";
+import { INVENTORY_ROUTERS } from "./routes/inventory.ts";
+import { ACCOUNT_ROUTERS } from "./routes/accounts.ts";
+import { fileRoutes } from "./routes/files.ts";
+import { LESSON_ROUTERS } from "./routes/lessons.ts";
+import { POS_ROUTERS } from "./routes/pos.ts";
 
 const ROUTERS: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [
   healthRoutes,
@@ -28,6 +37,17 @@ const ROUTERS: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [
   locationRoutes,
   configRoutes,
   moduleRoutes,
+  authRoutes,
+  meRoutes,
+  userRoutes,
+  roleRoutes,
+  permissionRoutes,
+  auditRoutes,
+  ...INVENTORY_ROUTERS,
+  ...ACCOUNT_ROUTERS,
+  ...LESSON_ROUTERS,
+  ...POS_ROUTERS,
+  fileRoutes,
 ];
 
 /** JSON bodies are small; uploads (multipart) are limited by the file routes' own config. */
@@ -80,7 +100,7 @@ export function createAppWithRoutes(
     app.route(`/v1${router.basePath}`, router.hono);
     routes.push(...router.routes);
   }
-  app.get("/docs", (c) => c.html(docsPage("/v1/openapi.json")));
+  app.route("/docs", docsRoutes("/v1/openapi.json"));
 
   app.notFound((c) =>
     problemJson(toProblem(new NotFoundError("No such route"), c.get("requestId") ?? "unknown"))

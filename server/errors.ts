@@ -109,6 +109,8 @@ export function fromDatabaseError(error: unknown): DomainError | undefined {
       return new ConflictError("conflict", "The change conflicts with an existing record");
     case "23503":
       return new InvalidReferenceError("", "A referenced record does not exist");
+    case "23001": // restrict_violation: something still refers to the record
+      return new ConflictError("in_use", "The record is still in use");
     case "22P02":
     case "22007":
     case "22008":

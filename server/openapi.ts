@@ -28,6 +28,10 @@ const problemSchema: JsonSchema = {
   },
 };
 
+const PROBLEM_CONTENT = {
+  "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
+};
+
 const STANDARD_ERRORS: Record<string, string> = {
   "400": "Bad input (`bad_request`, `validation_failed`, `invalid_reference`)",
   "401": "Missing, invalid, expired or revoked token (`unauthenticated`, `user_disabled`)",
@@ -96,6 +100,7 @@ export interface OpenApiInfo {
 export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInfo): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   const usedIds = new Set<string>();
+  const usedProblems = new Set<string>();
   const tags = new Set<string>();
   for (const { spec, fullPath, tag } of routes) {
     tags.add(tag);
@@ -118,6 +123,11 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
     }
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(spec.responses)) {
+      if (Number(status) >= 400 && !response.schema && !response.contentType) {
+        // A route's own error response (e.g. 409, 429) is a problem+json like every error.
+        responses[status] = { description: response.description, content: PROBLEM_CONTENT };
+        continue;
+      }
       responses[status] = response.schema
         ? {
           description: response.description,
@@ -136,7 +146,9 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
     if (spec.access !== "public") errorStatuses.push("401", "403");
     if (spec.params) errorStatuses.push("404");
     for (const status of errorStatuses) {
-      responses[status] ??= { $ref: `#/components/responses/Problem${status}` };
+      if (responses[status]) continue;
+      responses[status] = { $ref: `#/components/responses/Problem${status}` };
+      usedProblems.add(status);
     }
     const access = spec.access === "public"
       ? "No token needed."
@@ -171,15 +183,12 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
     (paths[path] ??= {})[spec.method] = operation;
   }
   const problemResponses = Object.fromEntries(
-    Object.entries(STANDARD_ERRORS).map(([status, description]) => [
-      `Problem${status}`,
-      {
-        description,
-        content: {
-          "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
-        },
-      },
-    ]),
+    Object.entries(STANDARD_ERRORS)
+      .filter(([status]) => usedProblems.has(status))
+      .map(([status, description]) => [
+        `Problem${status}`,
+        { description, content: PROBLEM_CONTENT },
+      ]),
   );
   return {
     openapi: "3.1.0",

@@ -149,7 +149,8 @@ async function guard(deps: AppDeps, c: Context<AppEnv>, spec: AnyRouteSpec, path
   return actor;
 }
 
-async function authenticate(deps: AppDeps, c: Context<AppEnv>): Promise<Actor> {
+/** Exported for routes declared "public" that accept a token as one way in (file serving). */
+export async function authenticate(deps: AppDeps, c: Context<AppEnv>): Promise<Actor> {
   const existing = c.get("actor");
   if (existing) return existing;
   const header = c.req.header("Authorization");
@@ -158,7 +159,7 @@ async function authenticate(deps: AppDeps, c: Context<AppEnv>): Promise<Actor> {
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new UnauthenticatedError("unauthenticated", "Expected a Bearer token");
     const claims = await deps.tokens.verify(match[1]!, deps.clock.now());
-    actor = await actorFromToken(deps.db, claims);
+    actor = await actorFromToken(deps.actors, claims);
   } else {
     const devUser = c.req.header("X-Dev-User");
     if (devUser && deps.config.devBypass && deps.config.env !== "production") {

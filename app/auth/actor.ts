@@ -1,12 +1,14 @@
 /**
  * Who is calling: resolved on every request from the token and the user's current roles,
- * so a role change or a disable applies to existing tokens at once.
+ * so a role change or a disable applies to existing tokens at once (the actor cache is
+ * dropped on every such change).
  */
 import { sql } from "kysely";
 import { expandPermissions, type Permission } from "../../domain/auth/permissions.ts";
 import { UnauthenticatedError } from "../../domain/errors.ts";
 import type { Db } from "../db/database.ts";
 import type { TokenClaims, TokenType } from "./tokens.ts";
+import type { ActorCache } from "./actor_cache.ts";
 
 export interface Actor {
   userId: string;
@@ -56,19 +58,27 @@ function toActor(row: ActorRow, tokenType: TokenType): Actor {
   };
 }
 
-/** Checks a verified token against the user's current state and loads the permissions. */
-export async function actorFromToken(db: Db, claims: TokenClaims): Promise<Actor> {
-  const row = await findActorRow(db, { id: claims.userId });
-  if (!row) {
+/**
+ * Checks a verified token against the user's current state and returns the permissions,
+ * through the in-process actor cache (no query on a hit; see `actor_cache.ts`).
+ */
+export async function actorFromToken(actors: ActorCache, claims: TokenClaims): Promise<Actor> {
+  const state = await actors.get(claims.userId);
+  if (!state) {
     throw new UnauthenticatedError("unauthenticated", "The access token is no longer valid");
   }
-  if (!row.is_active) throw new UnauthenticatedError("user_disabled", "This user is disabled");
-  const revoked = claims.version !== row.token_version ||
-    (claims.type === "pos" && claims.posVersion !== row.pos_token_version);
+  if (!state.isActive) throw new UnauthenticatedError("user_disabled", "This user is disabled");
+  const revoked = claims.version !== state.tokenVersion ||
+    (claims.type === "pos" && claims.posVersion !== state.posTokenVersion);
   if (revoked) {
     throw new UnauthenticatedError("unauthenticated", "The access token has been revoked");
   }
-  return toActor(row, claims.type);
+  return {
+    userId: state.userId,
+    email: state.email,
+    tokenType: claims.type,
+    permissions: state.permissions,
+  };
 }
 
 /** The development bypass: `X-Dev-User` names a user by id or email (never in production). */

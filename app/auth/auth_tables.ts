@@ -40,9 +40,37 @@ export interface UserRoleTable {
   created_at: Timestamp;
 }
 
+/** Only the SHA-256 hash of a reset token is stored; `used_at` makes it single-use. */
+export interface PasswordResetTokenTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  purpose: "email" | "admin";
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** Fixed-window request counters (`bucket` = "ip:1.2.3.4", "forgot:a@b.c"). */
+export interface RateLimitCounterTable {
+  bucket: string;
+  window_start: Timestamp;
+  hits: Generated<number>;
+}
+
+export interface PinLoginFailureTable {
+  employee_number: string;
+  failures: Generated<number>;
+  first_failure_at: Timestamp;
+  locked_until: Timestamp | null;
+}
+
 export interface AuthTables {
   users: UserTable;
   roles: RoleTable;
   role_permissions: RolePermissionTable;
   user_roles: UserRoleTable;
+  password_reset_tokens: PasswordResetTokenTable;
+  rate_limit_counters: RateLimitCounterTable;
+  pin_login_failures: PinLoginFailureTable;
 }

@@ -4,7 +4,7 @@
  * Both engines return dates as `YYYY-MM-DD` strings, numerics as strings, counts as numbers.
  */
 import { Kysely, sql } from "kysely";
-import { PostgresJSDialect } from "kysely-postgres-js";
+import { PostgresDialect } from "./postgres_dialect.ts";
 import postgres from "postgres";
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -26,6 +26,16 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: "postgres" | "embedded";
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: LISTEN on `channel` over a dedicated connection (re-established by
+   * postgres.js after a drop; `onListen` runs on every (re)subscription). Resolves to an
+   * unsubscribe function. The embedded database is one process, so it needs none.
+   */
+  listen?(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onListen?: () => void,
+  ): Promise<() => Promise<void>>;
 }
 
 const OID = { int8: 20, date: 1082, numeric: 1700 } as const;
@@ -44,6 +54,9 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     onnotice: () => {},
     connection: {
       application_name: "shop-backoffice",
+      // postgres.js prepares named statements; after 5 runs PostgreSQL may switch to a generic
+      // plan, which cannot use a trigram index for `ILIKE $1` (a seq scan for every search).
+      plan_cache_mode: "force_custom_plan",
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     },
     types: {
@@ -56,8 +69,16 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
       int8: { to: OID.int8, from: [OID.int8], serialize: (v: unknown) => String(v), parse: Number },
     },
   });
-  const db = new Kysely<Database>({ dialect: new PostgresJSDialect({ postgres: client }) });
-  return { db, kind: "postgres", close: () => db.destroy() };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ postgres: client }) });
+  return {
+    db,
+    kind: "postgres",
+    close: () => db.destroy(),
+    async listen(channel, onMessage, onListen) {
+      const { unlisten } = await client.listen(channel, onMessage, onListen);
+      return unlisten;
+    },
+  };
 }
 
 async function openEmbedded(options: DatabaseOptions): Promise<DatabaseHandle> {

@@ -5,8 +5,25 @@
 import type { Kysely, Transaction } from "kysely";
 import type { PlatformTables } from "../platform/platform_tables.ts";
 import type { AuthTables } from "../auth/auth_tables.ts";
+import type { EmailTables } from "../email/email_tables.ts";
+import type { AuditTables } from "../audit/audit_tables.ts";
+import type { InventoryTables } from "../inventory/inventory_tables.ts";
+import type { AccountsTables } from "../accounts/accounts_tables.ts";
+import type { FilesTables } from "../files/files_tables.ts";
+import type { LessonsTables } from "../lessons/lessons_tables.ts";
+import type { PosTables } from "../pos/pos_tables.ts";
 
-export interface Database extends PlatformTables, AuthTables {}
+export interface Database
+  extends
+    PlatformTables,
+    AuthTables,
+    InventoryTables,
+    EmailTables,
+    AuditTables,
+    AccountsTables,
+    FilesTables,
+    LessonsTables,
+    PosTables {}
 
 /** A database handle or an open transaction: repositories accept either. */
 export type Db = Kysely<Database> | Transaction<Database>;

@@ -25,6 +25,11 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return sqlState(error) === "23503";
 }
 
+/** A referenced row deleted under an `ON DELETE RESTRICT` foreign key (23001). */
+export function isRestrictViolation(error: unknown): boolean {
+  return sqlState(error) === "23001";
+}
+
 export function isExclusionViolation(error: unknown, constraint?: string): boolean {
   return sqlState(error) === "23P01" && (!constraint || constraintOf(error) === constraint);
 }

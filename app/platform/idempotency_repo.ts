@@ -2,6 +2,9 @@
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
 
+/** How long a stored response is replayed (API §1.4: 24 h). */
+export const IDEMPOTENCY_TTL_HOURS = 24;
+
 export interface StoredResponse {
   requestHash: string;
   statusCode: number | null;

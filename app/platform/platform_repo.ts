@@ -5,6 +5,7 @@ import type { AddressJson } from "./platform_tables.ts";
 import type { ListParams } from "../schemas.ts";
 import { likePattern } from "../schemas.ts";
 import { paginate } from "../db/pagination.ts";
+import { jsonb, nullableJsonb } from "../db/jsonb.ts";
 
 export interface StoreRecord {
   name: string;
@@ -38,7 +39,7 @@ export async function updateStore(
   await db.updateTable("store").where("id", "=", 1).set({
     ...(changes.name !== undefined ? { name: changes.name } : {}),
     ...(changes.timezone !== undefined ? { timezone: changes.timezone } : {}),
-    ...(changes.address !== undefined ? { address: JSON.stringify(changes.address) as never } : {}),
+    ...(changes.address !== undefined ? { address: nullableJsonb(changes.address) as never } : {}),
     ...(changes.phone !== undefined ? { phone: changes.phone } : {}),
     ...(changes.email !== undefined ? { email: changes.email } : {}),
     ...(changes.logoFileId !== undefined ? { logo_file_id: changes.logoFileId } : {}),
@@ -124,7 +125,7 @@ export async function insertLocation(
   const row = await db.insertInto("locations").values({
     id: values.id,
     name: values.name,
-    address: JSON.stringify(values.address) as never,
+    address: nullableJsonb(values.address) as never,
     phone: values.phone,
     is_active: values.isActive,
     created_at: values.now,
@@ -146,7 +147,7 @@ export async function updateLocation(
 ): Promise<LocationRecord | undefined> {
   const row = await db.updateTable("locations").where("id", "=", id).set({
     ...(changes.name !== undefined ? { name: changes.name } : {}),
-    ...(changes.address !== undefined ? { address: JSON.stringify(changes.address) as never } : {}),
+    ...(changes.address !== undefined ? { address: nullableJsonb(changes.address) as never } : {}),
     ...(changes.phone !== undefined ? { phone: changes.phone } : {}),
     ...(changes.isActive !== undefined ? { is_active: changes.isActive } : {}),
     updated_at: now,
@@ -163,7 +164,10 @@ export async function findStoredConfig(db: Db, lock = false): Promise<Record<str
   let query = db.selectFrom("app_config").select("settings").where("id", "=", 1);
   if (lock) query = query.forUpdate();
   const row = await query.executeTakeFirst();
-  return row?.settings ?? {};
+  // postgres.js double-encodes a string bound to a jsonb column: older rows hold a JSON string.
+  const settings: unknown = row?.settings;
+  if (typeof settings === "string") return JSON.parse(settings) as Record<string, unknown>;
+  return (settings as Record<string, unknown> | undefined) ?? {};
 }
 
 export async function saveConfig(
@@ -172,7 +176,8 @@ export async function saveConfig(
   now: Date,
 ): Promise<void> {
   await db.updateTable("app_config").where("id", "=", 1)
-    .set({ settings: JSON.stringify(settings), updated_at: now }).execute();
+    // `::text::jsonb`: bound as text, so postgres.js does not JSON-encode the string again.
+    .set({ settings: jsonb(settings) as never, updated_at: now }).execute();
 }
 
 export interface ModuleRecord {

@@ -1,6 +1,7 @@
 /** Idempotent seeds of the platform: the store row, the config row and the modules. */
 import { MODULES } from "../../domain/platform/modules.ts";
 import type { Db } from "../db/database.ts";
+import { jsonb } from "../db/jsonb.ts";
 
 export async function seedPlatform(db: Db): Promise<void> {
   await db.insertInto("store")
@@ -8,7 +9,7 @@ export async function seedPlatform(db: Db): Promise<void> {
     .onConflict((oc) => oc.column("id").doNothing())
     .execute();
   await db.insertInto("app_config")
-    .values({ id: 1, settings: JSON.stringify({}) })
+    .values({ id: 1, settings: jsonb({}) as never })
     .onConflict((oc) => oc.column("id").doNothing())
     .execute();
   await db.insertInto("modules")

@@ -16,6 +16,7 @@ import {
 } from "./platform_repo.ts";
 import { configSchema, DEFAULT_CONFIG, type RuntimeConfig } from "./platform_schemas.ts";
 import type { Db } from "../db/database.ts";
+import { type AuditActor, recordAudit } from "../audit/audit_repo.ts";
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -47,11 +48,21 @@ export async function getRuntimeConfig(db: Db): Promise<RuntimeConfig> {
 export async function updateRuntimeConfig(
   deps: AppDeps,
   patch: Record<string, unknown>,
+  actor: AuditActor,
 ): Promise<RuntimeConfig> {
   return await withTransaction(deps.db, async (trx) => {
     const stored = await findStoredConfig(trx, true);
     const next = mergeDeep(stored, patch);
     await saveConfig(trx, next, deps.clock.now());
+    // The runtime config holds no secrets: the change itself is the audit detail.
+    await recordAudit(trx, {
+      actorId: actor.userId,
+      actorEmail: actor.email,
+      action: "config.updated",
+      entityType: "config",
+      entityId: null,
+      details: { changes: patch },
+    }, { id: deps.ids.uuid(), at: deps.clock.now() });
     return configSchema.parse(
       mergeDeep(DEFAULT_CONFIG as unknown as Record<string, unknown>, next),
     );
@@ -71,6 +82,7 @@ export async function setModuleEnabled(
   deps: AppDeps,
   slug: string,
   enabled: boolean,
+  actor: AuditActor,
 ): Promise<ModuleRecord> {
   const updated = await withTransaction(deps.db, async (trx) => {
     const module = await findModule(trx, slug, true);
@@ -82,6 +94,16 @@ export async function setModuleEnabled(
       throw new ConflictError("not_licensed", `Module "${slug}" is not licensed`);
     }
     await setModuleFlags(trx, slug, { enabled }, deps.clock.now());
+    if (module.enabled !== enabled) {
+      await recordAudit(trx, {
+        actorId: actor.userId,
+        actorEmail: actor.email,
+        action: "module.updated",
+        entityType: "module",
+        entityId: slug,
+        details: { enabled },
+      }, { id: deps.ids.uuid(), at: deps.clock.now() });
+    }
     return { ...module, enabled };
   });
   deps.modules.invalidate();

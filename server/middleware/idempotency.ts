@@ -3,7 +3,8 @@
  * response (below 500) is stored; a retry by the same caller with the same body gets that
  * response again without acting twice; the same key with another body → 409
  * `idempotency_key_reused`. A retry that arrives while the first is still running waits
- * for it (up to 10 s). Keys are scoped to the verified user and live 24 hours.
+ * for it (up to 10 s). Keys are scoped to the verified user and live 24 hours; requests
+ * without a user (public routes) are not stored.
  */
 import type { MiddlewareHandler } from "hono";
 import { BadInputError, ConflictError } from "../../domain/errors.ts";
@@ -11,13 +12,13 @@ import type { AppDeps } from "../../app/deps.ts";
 import {
   claimIdempotencyKey,
   findIdempotencyKey,
+  IDEMPOTENCY_TTL_HOURS,
   releaseIdempotencyKey,
   saveIdempotentResponse,
   type StoredResponse,
 } from "../../app/platform/idempotency_repo.ts";
 import type { AppEnv } from "../context.ts";
 
-const TTL_HOURS = 24;
 const WAIT_FOR_FIRST_MS = 10_000;
 
 async function sha256Hex(data: Uint8Array): Promise<string> {
@@ -25,7 +26,11 @@ async function sha256Hex(data: Uint8Array): Promise<string> {
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The verified caller, or "anonymous"; an invalid token is left for the route to refuse. */
+/**
+ * The verified caller. Requests without one (public routes such as login, whose responses
+ * hold tokens that must never be stored) and invalid tokens (left for the route to refuse)
+ * get no idempotency scope: `undefined`.
+ */
 async function callerScope(
   deps: AppDeps,
   authorization: string | undefined,
@@ -40,7 +45,7 @@ async function callerScope(
     }
   }
   if (devUser && deps.config.devBypass) return `dev:${devUser}`;
-  return "anonymous";
+  return undefined;
 }
 
 function replay(stored: StoredResponse): Response {
@@ -70,36 +75,38 @@ export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const prefix = new TextEncoder().encode(`${c.req.method} ${c.req.path}\n`);
     const requestHash = await sha256Hex(new Uint8Array([...prefix, ...body]));
 
-    const claimed = await claimIdempotencyKey(
-      deps.db,
-      scope,
-      key,
-      requestHash,
-      deps.clock.now(),
-      TTL_HOURS,
-    );
-    if (!claimed) {
-      const deadline = Date.now() + WAIT_FOR_FIRST_MS;
-      let stored = await findIdempotencyKey(deps.db, scope, key);
-      while (stored && stored.statusCode === null && Date.now() < deadline) {
-        if (stored.requestHash !== requestHash) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        stored = await findIdempotencyKey(deps.db, scope, key);
+    const claim = () =>
+      claimIdempotencyKey(
+        deps.db,
+        scope,
+        key,
+        requestHash,
+        deps.clock.now(),
+        IDEMPOTENCY_TTL_HOURS,
+      );
+    const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+    let claimed = await claim();
+    while (!claimed) {
+      const stored = await findIdempotencyKey(deps.db, scope, key);
+      if (!stored) {
+        // The first attempt failed and released the key: this one may run now.
+        claimed = await claim();
+        continue;
       }
-      if (!stored) return next(); // The first attempt failed and released the key.
       if (stored.requestHash !== requestHash) {
         throw new ConflictError(
           "idempotency_key_reused",
           "This Idempotency-Key was used with a different request",
         );
       }
-      if (stored.statusCode === null) {
+      if (stored.statusCode !== null) return c.res = replay(stored);
+      if (Date.now() >= deadline) {
         throw new ConflictError(
           "idempotency_in_progress",
           "A request with this Idempotency-Key is still running",
         );
       }
-      return c.res = replay(stored);
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
 
     try {

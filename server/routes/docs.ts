@@ -1,15 +1,74 @@
-/** The interactive API reference at `/docs` (Scalar, rendering `/v1/openapi.json`). */
-export function docsPage(specUrl: string): string {
+/**
+ * The interactive API reference at `/docs` (Swagger UI rendering `/v1/openapi.json`). Its
+ * assets come from the `swagger-ui-dist` npm package pinned in deno.json and are served from
+ * `/docs/assets/*`, so the page works offline (no CDN).
+ */
+import { Hono } from "hono";
+
+/** The files the page needs, by public name → content type. Nothing else is served. */
+const ASSETS: Record<string, string> = {
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "favicon-32x32.png": "image/png",
+};
+
+function packageFile(name: string): URL {
+  return new URL(import.meta.resolve(`swagger-ui-dist/${name}`));
+}
+
+function initScript(specUrl: string): string {
+  return `window.addEventListener("load", function () {
+  window.ui = SwaggerUIBundle({
+    url: ${JSON.stringify(specUrl)},
+    dom_id: "#swagger-ui",
+    deepLinking: true,
+    persistAuthorization: true,
+  });
+});
+`;
+}
+
+function page(specUrl: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Shop back office API</title>
+  <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>
-  <script id="api-reference" data-url="${specUrl}"></script>
-  <script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference@1"></script>
+  <div id="swagger-ui"></div>
+  <noscript>The reference needs JavaScript; the document itself is at
+    <a href="${specUrl}">${specUrl}</a>.</noscript>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/init.js"></script>
 </body>
 </html>`;
+}
+
+/** `/docs` and `/docs/assets/*`; files are read once and kept in memory. */
+export function docsRoutes(specUrl: string): Hono {
+  const cache = new Map<string, Uint8Array>();
+  const docs = new Hono();
+  docs.get("/", (c) => c.html(page(specUrl)));
+  docs.get("/assets/init.js", (c) => {
+    c.header("Content-Type", "text/javascript; charset=utf-8");
+    return c.body(initScript(specUrl));
+  });
+  docs.get("/assets/:name", async (c) => {
+    const name = c.req.param("name");
+    const contentType = ASSETS[name];
+    if (!contentType) return c.notFound();
+    let bytes = cache.get(name);
+    if (!bytes) {
+      bytes = await Deno.readFile(packageFile(name));
+      cache.set(name, bytes);
+    }
+    c.header("Content-Type", contentType);
+    c.header("Cache-Control", "public, max-age=86400");
+    return c.body(bytes as Uint8Array<ArrayBuffer>);
+  });
+  return docs;
 }

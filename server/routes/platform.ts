@@ -37,6 +37,7 @@ import {
   updateRuntimeConfig,
   updateStoreSettings,
 } from "../../app/platform/settings.ts";
+import { auditActor } from "../../app/audit/audit_repo.ts";
 import { ApiRouter } from "../route.ts";
 
 const HEALTH_TIMEOUT_MS = 3000;
@@ -189,7 +190,9 @@ export function configRoutes(deps: AppDeps): ApiRouter {
       fullLogin: true,
       body: updateConfigBody,
       responses: { 200: { description: "The new configuration", schema: configSchema } },
-    }, async (c, { body }) => c.json(await updateRuntimeConfig(deps, body)));
+    }, async (c, { body, actor }) => {
+      return c.json(await updateRuntimeConfig(deps, body, auditActor(actor)));
+    });
 }
 
 export function moduleRoutes(deps: AppDeps): ApiRouter {
@@ -214,7 +217,7 @@ export function moduleRoutes(deps: AppDeps): ApiRouter {
         body: updateModuleBody,
         responses: { 200: { description: "The module", schema: moduleSchema } },
       },
-      async (c, { params, body }) =>
-        c.json(await setModuleEnabled(deps, params.slug, body.enabled)),
+      async (c, { params, body, actor }) =>
+        c.json(await setModuleEnabled(deps, params.slug, body.enabled, auditActor(actor))),
     );
 }

@@ -12,9 +12,9 @@ let t: TestApp;
 
 /** A stand-in route in the inventory module's area, to watch the module gate at work. */
 function gatedProbe(deps: AppDeps): ApiRouter {
-  return new ApiRouter(deps, "/products", "Probe").route({
+  return new ApiRouter(deps, "/products-gate-probe", "Probe").route({
     method: "get",
-    path: "/probe",
+    path: "/",
     summary: "probe",
     access: "inventory.view",
     responses: { 200: { description: "ok" } },
@@ -209,14 +209,17 @@ Deno.test("modules: list 14, core cannot be disabled, a disabled module gates it
   });
   assertEquals(off.status, 200);
   assertEquals(off.body.enabled, false);
-  const gated = await api(t.app, "GET", "/v1/products/probe", { token: admin.token });
+  const gated = await api(t.app, "GET", "/v1/products-gate-probe", { token: admin.token });
   assertEquals(gated.status, 403);
   assertEquals(gated.body.code, "module_disabled");
   await api(t.app, "PATCH", "/v1/modules/inventory", {
     token: admin.token,
     body: { enabled: true },
   });
-  assertEquals((await api(t.app, "GET", "/v1/products/probe", { token: admin.token })).status, 200);
+  assertEquals(
+    (await api(t.app, "GET", "/v1/products-gate-probe", { token: admin.token })).status,
+    200,
+  );
   const missing = await api(t.app, "PATCH", "/v1/modules/nothing", {
     token: admin.token,
     body: { enabled: true },

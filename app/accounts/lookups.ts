@@ -1,0 +1,48 @@
+/** The core lookup of identity document types (`GET/POST /lookups/id-types`). */
+import { ConflictError } from "../../domain/errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { Db } from "../db/database.ts";
+import { isUniqueViolation } from "../db/db_errors.ts";
+import { uuidv7 } from "../ids.ts";
+import { type IdTypeRecord, insertIdType, listIdTypes } from "./accounts_repo.ts";
+
+export const BUILT_IN_ID_TYPES: ReadonlyArray<{ value: string; label: string }> = [
+  { value: "drivers_license", label: "Driver's license" },
+  { value: "state_id", label: "State ID" },
+  { value: "passport", label: "Passport" },
+  { value: "student_id", label: "Student ID" },
+  { value: "other", label: "Other" },
+];
+
+/** Idempotent seed of the built-in id types. */
+export async function seedIdTypes(db: Db): Promise<void> {
+  for (const type of BUILT_IN_ID_TYPES) {
+    await insertIdType(db, {
+      id: uuidv7(),
+      value: type.value,
+      label: type.label,
+      isBuiltIn: true,
+      now: new Date(),
+    }, { ignoreExisting: true });
+  }
+}
+
+export function getIdTypes(deps: AppDeps): Promise<IdTypeRecord[]> {
+  return listIdTypes(deps.db);
+}
+
+export async function createIdType(
+  deps: AppDeps,
+  input: { value: string; label: string },
+): Promise<IdTypeRecord> {
+  const id = deps.ids.uuid();
+  try {
+    await insertIdType(deps.db, { id, ...input, isBuiltIn: false, now: deps.clock.now() });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new ConflictError("duplicate", `The id type "${input.value}" already exists`);
+    }
+    throw error;
+  }
+  return { id, value: input.value, label: input.label, isBuiltIn: false };
+}

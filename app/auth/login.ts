@@ -1,0 +1,225 @@
+/**
+ * Registration, email/password login, PIN login and the caller's own profile (API §2).
+ * Failed logins are audited; a wrong email and a wrong password answer alike and take as
+ * long (one bcrypt comparison either way).
+ */
+import { afterPinFailure, pinLockRemainingSeconds, splitPinCode } from "../../domain/auth/pin.ts";
+import {
+  ForbiddenError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthenticatedError,
+} from "../../domain/errors.ts";
+import { recordAudit } from "../audit/audit_repo.ts";
+import { withTransaction } from "../db/transaction.ts";
+import type { AppDeps } from "../deps.ts";
+import { getRuntimeConfig } from "../platform/settings.ts";
+import type { Actor } from "./actor.ts";
+import { changeIdentity } from "./actor_cache.ts";
+import {
+  clearPinFailures,
+  ensurePinFailureRow,
+  findCredentialsByEmail,
+  findCredentialsByEmployeeNumber,
+  findPinFailures,
+  findUser,
+  listUserRoles,
+  savePinFailures,
+  setPinHash,
+} from "./auth_repo.ts";
+import type { RoleSummary, User } from "./auth_schemas.ts";
+import { hashSecret, verifySecret } from "./passwords.ts";
+import { type IdentityDeps, insertUserLocked, updateUser } from "./users.ts";
+
+type Deps = IdentityDeps & Pick<AppDeps, "tokens">;
+
+export interface LoginResult {
+  accessToken: string;
+  tokenType: "Bearer";
+  expiresIn: number;
+  user: User;
+}
+
+export interface PinLoginResult extends LoginResult {
+  lockTimeoutMinutes: number;
+}
+
+/** Where a request came from, for the audit log. */
+export interface RequestOrigin {
+  ip: string;
+}
+
+/** `POST /auth/register`: the first user ever gets the Admin role. */
+export async function registerUser(
+  deps: Deps,
+  input: { email: string; password: string; firstName: string; lastName: string },
+): Promise<User> {
+  const config = await getRuntimeConfig(deps.db);
+  if (!config.registrationOpen) {
+    throw new ForbiddenError("registration_closed", "Registration is closed");
+  }
+  const passwordHash = await hashSecret(input.password, deps.config.bcryptCost);
+  return await changeIdentity(deps, (trx) =>
+    insertUserLocked(
+      trx,
+      deps,
+      { userId: null, email: input.email },
+      { ...input, passwordHash },
+      { firstUserBecomesAdmin: true, action: "user.registered" },
+    ));
+}
+
+function invalidCredentials(): UnauthenticatedError {
+  return new UnauthenticatedError("invalid_credentials", "Wrong email or password");
+}
+
+export async function login(
+  deps: Deps,
+  input: { email: string; password: string },
+  origin: RequestOrigin,
+): Promise<LoginResult> {
+  const user = await findCredentialsByEmail(deps.db, input.email);
+  const ok = await verifySecret(input.password, user?.passwordHash, deps.config.bcryptCost);
+  const now = deps.clock.now();
+  if (!user || !ok) {
+    await recordAudit(deps.db, {
+      actorId: null,
+      actorEmail: input.email.toLowerCase(),
+      action: "auth.login_failed",
+      entityType: "user",
+      entityId: user?.id ?? null,
+      details: { ip: origin.ip },
+    }, { id: deps.ids.uuid(), at: now });
+    throw invalidCredentials();
+  }
+  if (!user.isActive) throw new UnauthenticatedError("user_disabled", "This user is disabled");
+  const ttl = deps.config.tokenTtlSeconds;
+  const accessToken = await deps.tokens.sign(
+    { userId: user.id, type: "access", version: user.tokenVersion },
+    ttl,
+    now,
+  );
+  return {
+    accessToken,
+    tokenType: "Bearer",
+    expiresIn: ttl,
+    user: (await findUser(deps.db, user.id))!,
+  };
+}
+
+/**
+ * `POST /auth/pin-login`: employee number + PIN → a `pos` token. Five wrong PINs for one
+ * employee number lock it for 15 minutes (429 even with the right PIN).
+ */
+export async function pinLogin(
+  deps: Deps,
+  code: string,
+  origin: RequestOrigin,
+): Promise<PinLoginResult> {
+  const { employeeNumber, pin } = splitPinCode(code);
+  const now = deps.clock.now();
+  const locked = pinLockRemainingSeconds(await findPinFailures(deps.db, employeeNumber), now);
+  if (locked > 0) {
+    throw new RateLimitedError(locked, "Too many wrong PINs; PIN login is locked for a while");
+  }
+  const user = await findCredentialsByEmployeeNumber(deps.db, employeeNumber);
+  const ok = await verifySecret(pin, user?.pinHash, deps.config.bcryptCost);
+  if (!user || !ok) {
+    await withTransaction(deps.db, async (trx) => {
+      await ensurePinFailureRow(trx, employeeNumber, now);
+      const state = await findPinFailures(trx, employeeNumber, true);
+      const next = afterPinFailure(
+        state && state.failures > 0 ? state : undefined,
+        now,
+      );
+      await savePinFailures(trx, employeeNumber, next);
+      await recordAudit(trx, {
+        actorId: null,
+        actorEmail: null,
+        action: "auth.pin_login_failed",
+        entityType: "user",
+        entityId: user?.id ?? null,
+        details: {
+          employeeNumber,
+          failures: next.failures,
+          locked: next.lockedUntil !== null,
+          ip: origin.ip,
+        },
+      }, { id: deps.ids.uuid(), at: now });
+    });
+    throw new UnauthenticatedError("invalid_credentials", "Wrong employee number or PIN");
+  }
+  if (!user.isActive) throw new UnauthenticatedError("user_disabled", "This user is disabled");
+  await clearPinFailures(deps.db, employeeNumber);
+  const ttl = deps.config.tokenTtlSeconds;
+  const accessToken = await deps.tokens.sign(
+    { userId: user.id, type: "pos", version: user.tokenVersion, posVersion: user.posTokenVersion },
+    ttl,
+    now,
+  );
+  const config = await getRuntimeConfig(deps.db);
+  return {
+    accessToken,
+    tokenType: "Bearer",
+    expiresIn: ttl,
+    lockTimeoutMinutes: config.posLockTimeoutMinutes,
+    user: (await findUser(deps.db, user.id))!,
+  };
+}
+
+/** `POST /auth/set-pin`: revokes the user's older `pos` tokens. */
+export async function setPin(deps: Deps, actor: Actor, pin: string): Promise<void> {
+  const pinHash = await hashSecret(pin, deps.config.bcryptCost);
+  await writePin(deps, actor, pinHash, "user.pin_set");
+}
+
+/** `DELETE /auth/pin`: revokes the user's `pos` tokens. */
+export async function removePin(deps: Deps, actor: Actor): Promise<void> {
+  await writePin(deps, actor, null, "user.pin_removed");
+}
+
+/** Stores the actor's PIN hash (null: none) and audits it as `action`. */
+async function writePin(
+  deps: Deps,
+  actor: Actor,
+  pinHash: string | null,
+  action: "user.pin_set" | "user.pin_removed",
+): Promise<void> {
+  await changeIdentity(deps, async (trx) => {
+    const now = deps.clock.now();
+    await setPinHash(trx, actor.userId, pinHash, now);
+    await recordAudit(trx, {
+      actorId: actor.userId,
+      actorEmail: actor.email,
+      action,
+      entityType: "user",
+      entityId: actor.userId,
+      details: {},
+    }, { id: deps.ids.uuid(), at: now });
+  });
+}
+
+export async function getMe(deps: Pick<AppDeps, "db">, actor: Actor): Promise<User> {
+  const user = await findUser(deps.db, actor.userId);
+  if (!user) throw new NotFoundError("The user no longer exists");
+  return user;
+}
+
+export function updateMe(
+  deps: Deps,
+  actor: Actor,
+  changes: { firstName?: string; lastName?: string },
+): Promise<User> {
+  return updateUser(deps, actor, actor.userId, changes);
+}
+
+/** `GET /me/permissions`: effective permissions (inheritance expanded) and the roles. */
+export async function myPermissions(
+  deps: Pick<AppDeps, "db">,
+  actor: Actor,
+): Promise<{ permissions: string[]; roles: RoleSummary[] }> {
+  return {
+    permissions: [...actor.permissions].sort(),
+    roles: await listUserRoles(deps.db, actor.userId),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Small row-level helpers shared by the repositories: existence checks, "did it touch a row"
+ * results, soft deletes and timestamp text. Typed against `Database`; the SQL they run is
+ * the same every repository would otherwise write by hand.
+ */
+import { type DeleteResult, sql, type UpdateResult } from "kysely";
+import type { Database, Db } from "./database.ts";
+
+/** Tables whose rows are keyed by a text `id` column. */
+export type TableWithId = {
+  [T in keyof Database]: Database[T] extends { id: string } ? T : never;
+}[keyof Database];
+
+/** Tables that are soft-deleted (`deleted_at` set, `updated_at` bumped). */
+export type SoftDeletableTable = "accounts" | "products" | "suppliers" | "units";
+
+/** ISO 8601 text of a timestamp column (a Date on both engines; a string is parsed). */
+export function isoString(value: Date | string): string {
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}
+
+/** `isoString()` that keeps null. */
+export function isoStringOrNull(value: Date | string | null): string | null {
+  return value === null ? null : isoString(value);
+}
+
+/** Whether the query finds a row (it is run; `undefined` from `executeTakeFirst` = none). */
+export async function hasRow(query: { executeTakeFirst(): Promise<unknown> }): Promise<boolean> {
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** Whether a row with this `id` exists in `table`. */
+export async function idExists(db: Db, table: TableWithId, id: string): Promise<boolean> {
+  const { rows } = await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id}`.execute(db);
+  return rows.length > 0;
+}
+
+/** Whether an UPDATE or DELETE touched at least one row. */
+export function touchedAny(result: UpdateResult | DeleteResult): boolean {
+  return Number("numUpdatedRows" in result ? result.numUpdatedRows : result.numDeletedRows) > 0;
+}
+
+/** Deletes the row with this `id`; whether there was one. */
+export async function deleteById(db: Db, table: TableWithId, id: string): Promise<boolean> {
+  return touchedAny(await db.deleteFrom(table).where("id", "=", id).executeTakeFirst());
+}
+
+/** Soft-deletes a live row (`deleted_at` still null); whether there was one. */
+export async function softDeleteById(
+  db: Db,
+  table: SoftDeletableTable,
+  id: string,
+  now: Date,
+): Promise<boolean> {
+  return touchedAny(
+    await db.updateTable(table).set({ deleted_at: now, updated_at: now })
+      .where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst(),
+  );
+}

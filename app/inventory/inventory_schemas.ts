@@ -1,0 +1,334 @@
+/** Schemas of inventory (API §7): request bodies, list queries and response records. */
+import { z } from "zod";
+import {
+  address,
+  isoDate,
+  listQuery,
+  money,
+  moneyString,
+  queryBoolean,
+  timestamp,
+  uuid,
+} from "../schemas.ts";
+import { PRODUCT_TYPES } from "../../domain/inventory/products.ts";
+import { LOOKUP_VALUE_PATTERN } from "../../domain/inventory/lookups.ts";
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+/** Optional free text: an empty string is stored as null. */
+const optionalText = (max: number) =>
+  z.string().trim().max(max).transform((v) => (v === "" ? null : v)).nullish();
+const nonNegativeMoney = money.refine((v) => !v.startsWith("-"), "Must not be negative");
+const quantity = z.int().min(0).max(1_000_000_000);
+
+export const productType = z.enum(PRODUCT_TYPES);
+export const taxCategory = z.enum(["goods", "service"]);
+
+// ---------------------------------------------------------------- products
+
+export const productSchema = z.object({
+  id: uuid,
+  name: z.string(),
+  sku: z.string(),
+  upc: z.string().nullable(),
+  description: z.string().nullable(),
+  categoryId: uuid.nullable(),
+  type: productType,
+  price: moneyString,
+  cost: moneyString.nullable(),
+  isDualUseRepair: z.boolean(),
+  isConsumable: z.boolean(),
+  qtyOnHand: z.int(),
+  reorderPoint: z.int(),
+  isActive: z.boolean(),
+  taxCategory,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Product = z.infer<typeof productSchema>;
+
+export const createProductBody = z.strictObject({
+  name: text(200),
+  sku: text(64),
+  upc: optionalText(64),
+  description: optionalText(5000),
+  categoryId: uuid.nullish(),
+  type: productType.default("standard"),
+  price: nonNegativeMoney,
+  cost: nonNegativeMoney.nullish(),
+  isDualUseRepair: z.boolean().default(false),
+  isConsumable: z.boolean().optional(),
+  reorderPoint: quantity.default(0),
+  isActive: z.boolean().default(true),
+  taxCategory: taxCategory.default("goods"),
+});
+export type CreateProductInput = z.output<typeof createProductBody>;
+
+export const updateProductBody = z.strictObject({
+  name: text(200).optional(),
+  sku: text(64).optional(),
+  upc: optionalText(64),
+  description: optionalText(5000),
+  categoryId: uuid.nullish(),
+  type: productType.optional(),
+  price: nonNegativeMoney.optional(),
+  cost: nonNegativeMoney.nullish(),
+  isDualUseRepair: z.boolean().optional(),
+  isConsumable: z.boolean().optional(),
+  reorderPoint: quantity.optional(),
+  isActive: z.boolean().optional(),
+  taxCategory: taxCategory.optional(),
+});
+export type UpdateProductInput = z.output<typeof updateProductBody>;
+
+export const PRODUCT_SORTS = ["name", "sku", "price", "qtyOnHand", "createdAt"] as const;
+
+export const productListQuery = listQuery({
+  sort: PRODUCT_SORTS,
+  defaultSort: "name",
+  filters: {
+    categoryId: uuid.optional(),
+    type: productType.optional(),
+    lowStock: queryBoolean.optional().describe(
+      "true: qtyOnHand <= reorderPoint; false: qtyOnHand > reorderPoint",
+    ),
+    isActive: queryBoolean.optional(),
+    pos: queryBoolean.optional().describe("true: only sellable products (active, not consumable)"),
+  },
+});
+export type ProductListQuery = z.output<typeof productListQuery>;
+
+export const priceHistorySchema = z.object({
+  id: uuid,
+  productId: uuid,
+  price: moneyString,
+  previousPrice: moneyString.nullable(),
+  changedBy: uuid.nullable(),
+  changedAt: z.string(),
+});
+
+export const priceHistoryQuery = listQuery({
+  sort: ["changedAt"],
+  defaultSort: "changedAt",
+  defaultOrder: "desc",
+});
+
+// ---------------------------------------------------------------- categories
+
+export const categorySchema = z.object({
+  id: uuid,
+  name: z.string(),
+  parentId: uuid.nullable(),
+  sortOrder: z.int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const createCategoryBody = z.strictObject({
+  name: text(200),
+  parentId: uuid.nullish(),
+  sortOrder: z.int().min(-1_000_000).max(1_000_000).default(0),
+});
+
+export const updateCategoryBody = z.strictObject({
+  name: text(200).optional(),
+  parentId: uuid.nullish(),
+  sortOrder: z.int().min(-1_000_000).max(1_000_000).optional(),
+});
+
+export const categoryListQuery = listQuery({
+  sort: ["name", "sortOrder", "createdAt"],
+  defaultSort: "sortOrder",
+  filters: {
+    parentId: uuid.optional().describe("Only the direct children of this category"),
+  },
+});
+
+// ---------------------------------------------------------------- suppliers
+
+export const supplierSchema = z.object({
+  id: uuid,
+  name: z.string(),
+  contactName: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  address: address.nullable(),
+  accountNumber: z.string().nullable(),
+  paymentTerms: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Supplier = z.infer<typeof supplierSchema>;
+
+const supplierFields = {
+  contactName: optionalText(200),
+  email: z.email().max(254).nullish(),
+  phone: optionalText(40),
+  address: address.nullish(),
+  accountNumber: optionalText(100),
+  paymentTerms: optionalText(200),
+};
+
+export const createSupplierBody = z.strictObject({ name: text(200), ...supplierFields });
+export const updateSupplierBody = z.strictObject({ name: text(200).optional(), ...supplierFields });
+export type SupplierInput = z.output<typeof updateSupplierBody>;
+
+export const supplierListQuery = listQuery({ sort: ["name", "createdAt"], defaultSort: "name" });
+
+export const supplierSummary = z.object({
+  id: uuid,
+  name: z.string(),
+  contactName: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  accountNumber: z.string().nullable(),
+  paymentTerms: z.string().nullable(),
+});
+
+// ---------------------------------------------------------------- product–supplier links
+
+export const productSupplierSchema = z.object({
+  id: uuid,
+  productId: uuid,
+  supplierId: uuid,
+  supplierSku: z.string().nullable(),
+  cost: moneyString.nullable(),
+  isPreferred: z.boolean(),
+  supplier: supplierSummary,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const createProductSupplierBody = z.strictObject({
+  supplierId: uuid,
+  supplierSku: optionalText(64),
+  cost: nonNegativeMoney.nullish(),
+  isPreferred: z.boolean().default(false),
+});
+
+export const updateProductSupplierBody = z.strictObject({
+  supplierSku: optionalText(64),
+  cost: nonNegativeMoney.nullish(),
+  isPreferred: z.boolean().optional(),
+});
+
+export const productSupplierListQuery = listQuery({
+  sort: ["supplierName", "cost", "createdAt"],
+  defaultSort: "supplierName",
+});
+
+// ---------------------------------------------------------------- lookups
+
+export const lookupSchema = z.object({
+  id: uuid,
+  value: z.string(),
+  label: z.string(),
+  isBuiltIn: z.boolean(),
+});
+
+export const createLookupBody = z.strictObject({
+  value: z.string().trim().min(1).max(50).regex(
+    LOOKUP_VALUE_PATTERN,
+    "Expected lowercase snake_case (a-z, 0-9, _), starting with a letter",
+  ),
+  label: text(100),
+});
+
+// ---------------------------------------------------------------- units
+
+const lookupValue = z.string().trim().min(1).max(50);
+
+export const unitSchema = z.object({
+  id: uuid,
+  productId: uuid,
+  serialNumber: z.string().nullable(),
+  status: z.string(),
+  condition: z.string(),
+  notes: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const createUnitBody = z.strictObject({
+  serialNumber: optionalText(100),
+  status: lookupValue.default("in_stock"),
+  condition: lookupValue.default("new"),
+  notes: optionalText(5000),
+});
+
+export const updateUnitBody = z.strictObject({
+  serialNumber: optionalText(100),
+  status: lookupValue.optional(),
+  condition: lookupValue.optional(),
+  notes: optionalText(5000),
+});
+
+export const unitListQuery = listQuery({
+  sort: ["serialNumber", "status", "createdAt", "updatedAt"],
+  defaultSort: "createdAt",
+  filters: { status: lookupValue.optional(), condition: lookupValue.optional() },
+});
+
+// ---------------------------------------------------------------- stock receipts
+
+export const stockReceiptSchema = z.object({
+  id: uuid,
+  productId: uuid,
+  supplierId: uuid,
+  quantity: z.int(),
+  costPerUnit: moneyString,
+  totalCost: moneyString,
+  invoiceNumber: z.string().nullable(),
+  stockIncremented: z.boolean().describe(
+    "false for serialized products, which receive units instead",
+  ),
+  receivedAt: z.string(),
+  createdBy: uuid.nullable(),
+  createdAt: z.string(),
+  product: z.object({ id: uuid, name: z.string(), sku: z.string(), qtyOnHand: z.int() }),
+  supplier: z.object({ id: uuid, name: z.string() }),
+});
+
+export const createStockReceiptBody = z.strictObject({
+  productId: uuid,
+  supplierId: uuid,
+  quantity: z.int().min(1).max(1_000_000),
+  costPerUnit: nonNegativeMoney,
+  invoiceNumber: optionalText(100),
+  receivedAt: timestamp.optional(),
+});
+
+export const stockReceiptListQuery = listQuery({
+  sort: ["receivedAt", "createdAt"],
+  defaultSort: "receivedAt",
+  defaultOrder: "desc",
+  filters: { productId: uuid.optional(), supplierId: uuid.optional() },
+});
+
+// ---------------------------------------------------------------- consignment
+
+const percent = z.union([
+  z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, "Expected a percentage with at most two decimals"),
+  z.number().refine((n) => Number.isFinite(n) && Math.round(n * 100) === n * 100, {
+    message: "Expected a percentage with at most two decimals",
+  }),
+]).transform((v) => Number(v).toFixed(2)).refine(
+  (v) => Number(v) >= 0 && Number(v) <= 100,
+  "Must be between 0 and 100",
+).describe('Percentage, e.g. "12.50"');
+
+export const consignmentSchema = z.object({
+  productId: uuid,
+  consignorAccountId: uuid,
+  commissionPercent: z.string(),
+  minimumPrice: moneyString,
+  agreementDate: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const putConsignmentBody = z.strictObject({
+  consignorAccountId: uuid,
+  commissionPercent: percent,
+  minimumPrice: nonNegativeMoney,
+  agreementDate: isoDate,
+});

@@ -1,0 +1,98 @@
+/** Use cases of the inventory lookup tables (unit statuses, item conditions) and their seed. */
+import { ConflictError, NotFoundError } from "../../domain/errors.ts";
+import {
+  assertDeletableLookup,
+  BUILT_IN_ITEM_CONDITIONS,
+  BUILT_IN_UNIT_STATUSES,
+} from "../../domain/inventory/lookups.ts";
+import type { AppDeps } from "../deps.ts";
+import type { Db } from "../db/database.ts";
+import { isForeignKeyViolation, isRestrictViolation, isUniqueViolation } from "../db/db_errors.ts";
+import { withTransaction } from "../db/transaction.ts";
+import { uuidv7 } from "../ids.ts";
+import {
+  deleteLookup,
+  findLookup,
+  insertLookup,
+  type LookupRecord,
+  type LookupTableName,
+  seedLookupValues,
+} from "./inventory_repo.ts";
+
+export const LOOKUP_LABELS: Record<LookupTableName, string> = {
+  unit_statuses: "unit status",
+  item_conditions: "item condition",
+};
+
+export async function createLookupValue(
+  deps: AppDeps,
+  table: LookupTableName,
+  input: { value: string; label: string },
+): Promise<LookupRecord> {
+  try {
+    return await insertLookup(deps.db, table, {
+      id: deps.ids.uuid(),
+      value: input.value,
+      label: input.label,
+      isBuiltIn: false,
+      now: deps.clock.now(),
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new ConflictError(
+        "duplicate",
+        `The ${LOOKUP_LABELS[table]} "${input.value}" already exists`,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Built-ins → 409 built_in. A value still used by a unit → 409 in_use: the units' foreign
+ * key (ON DELETE RESTRICT) refuses the delete, so a unit created concurrently either makes
+ * the delete fail or fails itself (400 invalid_reference) — never a dangling value.
+ */
+export async function deleteLookupValue(
+  deps: AppDeps,
+  table: LookupTableName,
+  id: string,
+): Promise<void> {
+  try {
+    await withTransaction(deps.db, async (trx) => {
+      const row = await findLookup(trx, table, id);
+      if (!row) throw new NotFoundError(`No ${LOOKUP_LABELS[table]} "${id}"`);
+      assertDeletableLookup(row);
+      await deleteLookup(trx, table, id);
+    });
+  } catch (error) {
+    if (isRestrictViolation(error) || isForeignKeyViolation(error)) {
+      throw new ConflictError("in_use", `This ${LOOKUP_LABELS[table]} is still used by units`);
+    }
+    throw error;
+  }
+}
+
+/** Idempotent: inserts the built-in values that are missing, leaves the rest alone. */
+export async function seedInventoryLookups(db: Db): Promise<void> {
+  // Fixed creation times keep the built-ins in their documented order.
+  const base = Date.UTC(2000, 0, 1);
+  await seedLookupValues(
+    db,
+    "unit_statuses",
+    BUILT_IN_UNIT_STATUSES.map((row, i) => ({
+      ...row,
+      id: uuidv7(base + i),
+      createdAt: new Date(base + i),
+    })),
+  );
+  await seedLookupValues(
+    db,
+    "item_conditions",
+    BUILT_IN_ITEM_CONDITIONS.map((row, i) => ({
+      ...row,
+      id: uuidv7(base + i),
+      createdAt: new Date(base + i),
+    })),
+  );
+}

@@ -1,0 +1,197 @@
+/** Use cases of schedule slots: the overlap rule (checked here, enforced by the database). */
+import {
+  ConflictError,
+  InvalidReferenceError,
+  NotFoundError,
+  ValidationError,
+} from "../../domain/errors.ts";
+import { minutesOfTime } from "../../domain/lessons/calendar.ts";
+import {
+  assertNoSlotOverlap,
+  slotOverlapError,
+  type SlotTimes,
+} from "../../domain/lessons/slot_overlap.ts";
+import type { AppDeps } from "../deps.ts";
+import type { Db } from "../db/database.ts";
+import { isExclusionViolation, isForeignKeyViolation } from "../db/db_errors.ts";
+import { withTransaction } from "../db/transaction.ts";
+import {
+  deleteSlot,
+  findInstructor,
+  findLessonType,
+  findOverlappingSlots,
+  findSlot,
+  findSlotCore,
+  insertSlot,
+  locationExists,
+  type SlotValues,
+  updateSlot,
+} from "./lessons_repo.ts";
+import type { RatePresets, Slot } from "./lesson_schemas.ts";
+
+export interface SlotInput {
+  instructorId: string;
+  lessonTypeId: string;
+  dayOfWeek: number;
+  startTime: string;
+  durationMinutes?: number;
+  maxStudents?: number;
+  ratePresets?: Partial<RatePresets>;
+  locationId?: string | null;
+  room?: string | null;
+  isActive?: boolean;
+}
+
+async function assertReferences(
+  db: Db,
+  input: { instructorId?: string; lessonTypeId?: string; locationId?: string | null },
+) {
+  if (input.instructorId && !(await findInstructor(db, input.instructorId))) {
+    throw new InvalidReferenceError(
+      "instructorId",
+      `Instructor "${input.instructorId}" does not exist`,
+    );
+  }
+  if (input.locationId && !(await locationExists(db, input.locationId))) {
+    throw new InvalidReferenceError("locationId", `Location "${input.locationId}" does not exist`);
+  }
+  if (input.lessonTypeId) {
+    const type = await findLessonType(db, input.lessonTypeId);
+    if (!type) {
+      throw new InvalidReferenceError(
+        "lessonTypeId",
+        `Lesson type "${input.lessonTypeId}" does not exist`,
+      );
+    }
+    return type;
+  }
+  return undefined;
+}
+
+function assertEndsByMidnight(startMinute: number, durationMinutes: number) {
+  if (startMinute + durationMinutes > 1440) {
+    throw new ValidationError([{
+      path: "durationMinutes",
+      message: "A slot must end by midnight (startTime + durationMinutes ≤ 24:00)",
+    }]);
+  }
+}
+
+/** An active candidate may not overlap its instructor's active slots (but `excludeId`). */
+async function assertNoOverlapOf(trx: Db, candidate: SlotTimes, excludeId?: string) {
+  if (!candidate.isActive) return;
+  assertNoSlotOverlap(
+    candidate,
+    await findOverlappingSlots(
+      trx,
+      candidate.instructorId,
+      candidate.dayOfWeek,
+      candidate.startMinute,
+      candidate.endMinute,
+      excludeId,
+    ),
+  );
+}
+
+/** Writes the slot; an exclusion violation (a concurrent overlapping slot) → slot_overlap. */
+async function writeSlot(candidate: SlotTimes, write: () => Promise<unknown>) {
+  try {
+    await write();
+  } catch (error) {
+    if (isExclusionViolation(error, "schedule_slots_no_overlap")) throw slotOverlapError(candidate);
+    if (isForeignKeyViolation(error)) {
+      throw new InvalidReferenceError("", "A referenced record does not exist");
+    }
+    throw error;
+  }
+}
+
+export async function createSlot(deps: AppDeps, input: SlotInput): Promise<Slot> {
+  return await withTransaction(deps.db, async (trx) => {
+    const type = (await assertReferences(trx, input))!;
+    const durationMinutes = input.durationMinutes ?? type.durationMinutes;
+    const startMinute = minutesOfTime(input.startTime);
+    assertEndsByMidnight(startMinute, durationMinutes);
+    const id = deps.ids.uuid();
+    const candidate: SlotTimes = {
+      id,
+      instructorId: input.instructorId,
+      dayOfWeek: input.dayOfWeek,
+      startMinute,
+      endMinute: startMinute + durationMinutes,
+      isActive: input.isActive ?? true,
+    };
+    await assertNoOverlapOf(trx, candidate);
+    const values: SlotValues = {
+      instructorId: input.instructorId,
+      lessonTypeId: input.lessonTypeId,
+      dayOfWeek: input.dayOfWeek,
+      startMinute,
+      durationMinutes,
+      maxStudents: input.maxStudents ?? 1,
+      ratePresets: input.ratePresets,
+      locationId: input.locationId ?? null,
+      room: input.room ?? null,
+      isActive: candidate.isActive,
+    };
+    await writeSlot(candidate, () => insertSlot(trx, id, values, deps.clock.now()));
+    return (await findSlot(trx, id))!;
+  });
+}
+
+export async function changeSlot(
+  deps: AppDeps,
+  id: string,
+  input: Partial<SlotInput>,
+): Promise<Slot> {
+  return await withTransaction(deps.db, async (trx) => {
+    const current = await findSlotCore(trx, id, true);
+    if (!current) throw new NotFoundError(`Schedule slot "${id}" does not exist`);
+    await assertReferences(trx, input);
+    const currentDuration = current.endMinute - current.startMinute;
+    const startMinute = input.startTime !== undefined
+      ? minutesOfTime(input.startTime)
+      : current.startMinute;
+    const durationMinutes = input.durationMinutes ?? currentDuration;
+    assertEndsByMidnight(startMinute, durationMinutes);
+    const candidate: SlotTimes = {
+      id,
+      instructorId: input.instructorId ?? current.instructorId,
+      dayOfWeek: input.dayOfWeek ?? current.dayOfWeek,
+      startMinute,
+      endMinute: startMinute + durationMinutes,
+      isActive: input.isActive ?? current.isActive,
+    };
+    await assertNoOverlapOf(trx, candidate, id);
+    const changes: Partial<SlotValues> = {
+      instructorId: input.instructorId,
+      lessonTypeId: input.lessonTypeId,
+      dayOfWeek: input.dayOfWeek,
+      startMinute: input.startTime !== undefined ? startMinute : undefined,
+      durationMinutes: input.durationMinutes,
+      maxStudents: input.maxStudents,
+      ratePresets: input.ratePresets,
+      locationId: input.locationId,
+      room: input.room,
+      isActive: input.isActive,
+    };
+    await writeSlot(candidate, () => updateSlot(trx, id, changes, deps.clock.now()));
+    return (await findSlot(trx, id))!;
+  });
+}
+
+export async function removeSlot(deps: AppDeps, id: string): Promise<void> {
+  try {
+    if (!(await deleteSlot(deps.db, id))) {
+      throw new NotFoundError(`Schedule slot "${id}" does not exist`);
+    }
+  } catch (error) {
+    if (isForeignKeyViolation(error)) {
+      throw new ConflictError(
+        "in_use",
+        `Schedule slot "${id}" has enrollments or sessions; deactivate it instead`,
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Manager override (API §8): when the runtime config asks for one and the acting user lacks
+ * `pos.override`, the request carries `override: { code }`, the 8-digit employee number +
+ * PIN of another active user holding `pos.override` (effective permissions). A wrong code
+ * counts as a wrong PIN for that employee number (the PIN-login lockout applies to both), so
+ * codes cannot be guessed through this door either. Verification (bcrypt) runs before the
+ * caller opens its database transaction.
+ */
+import { afterPinFailure, pinLockRemainingSeconds } from "../../domain/auth/pin.ts";
+import { ForbiddenError } from "../../domain/errors.ts";
+import {
+  type ManagerOverrideConfig,
+  type OverrideAction,
+  overrideRequired,
+  parseOverrideCode,
+} from "../../domain/pos/manager_override.ts";
+import { findActorRow } from "../auth/actor.ts";
+import {
+  ensurePinFailureRow,
+  findCredentialsByEmployeeNumber,
+  findPinFailures,
+  savePinFailures,
+} from "../auth/auth_repo.ts";
+import { verifySecret } from "../auth/passwords.ts";
+import type { Actor } from "../auth/actor.ts";
+import { expandPermissions } from "../../domain/auth/permissions.ts";
+import { withTransaction } from "../db/transaction.ts";
+import type { AppDeps } from "../deps.ts";
+
+/** Who approved an action: the acting user (holding pos.override) or another manager. */
+export interface Approver {
+  userId: string;
+  email: string;
+  /** true when approved by another user's code. */
+  viaCode: boolean;
+}
+
+type OverrideDeps = Pick<AppDeps, "db" | "config" | "clock">;
+
+function refused(detail: string): ForbiddenError {
+  return new ForbiddenError("manager_override_required", detail);
+}
+
+/**
+ * The approver of `action`, or null when the config does not ask for an override. Throws
+ * 403 `manager_override_required` when one is needed and `override` is missing or invalid.
+ */
+export async function approveAction(
+  deps: OverrideDeps,
+  actor: Actor,
+  action: OverrideAction,
+  config: ManagerOverrideConfig,
+  override: { code: string } | undefined,
+  needed = true,
+): Promise<Approver | null> {
+  if (!needed || config[action] !== true) return null;
+  const actorHolds = actor.permissions.has("pos.override");
+  if (!overrideRequired(action, config, actorHolds)) {
+    return { userId: actor.userId, email: actor.email, viaCode: false };
+  }
+  if (!override) {
+    throw refused(`This action needs a manager override (override.code)`);
+  }
+  return await verifyOverrideCode(deps, actor, override.code);
+}
+
+/** Checks an override code; the approver, or 403 `manager_override_required`. */
+export async function verifyOverrideCode(
+  deps: OverrideDeps,
+  actor: Actor,
+  code: string,
+): Promise<Approver> {
+  const parsed = parseOverrideCode(code);
+  if (!parsed) throw refused("The override code must be 8 digits (employee number + PIN)");
+  const now = deps.clock.now();
+  const failures = await findPinFailures(deps.db, parsed.employeeNumber);
+  if (pinLockRemainingSeconds(failures, now) > 0) {
+    throw refused("Too many wrong PINs for this employee number; try again later");
+  }
+  const user = await findCredentialsByEmployeeNumber(deps.db, parsed.employeeNumber);
+  const ok = await verifySecret(parsed.pin, user?.pinHash, deps.config.bcryptCost);
+  if (!user || !ok) {
+    await withTransaction(deps.db, async (trx) => {
+      await ensurePinFailureRow(trx, parsed.employeeNumber, now);
+      const state = await findPinFailures(trx, parsed.employeeNumber, true);
+      await savePinFailures(
+        trx,
+        parsed.employeeNumber,
+        afterPinFailure(state && state.failures > 0 ? state : undefined, now),
+      );
+    });
+    throw refused("The override code is not valid");
+  }
+  if (!user.isActive) throw refused("The approving user is disabled");
+  if (user.id === actor.userId) {
+    throw refused("An override must come from another user holding pos.override");
+  }
+  const row = await findActorRow(deps.db, { id: user.id });
+  const permissions = expandPermissions(row?.permissions ?? []);
+  if (!permissions.has("pos.override")) {
+    throw refused("The approving user does not hold pos.override");
+  }
+  return { userId: user.id, email: user.email, viaCode: true };
+}

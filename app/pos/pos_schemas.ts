@@ -1,0 +1,405 @@
+/** Zod schemas of the point of sale (API §8): request bodies, list queries and responses. */
+import { z } from "zod";
+import {
+  isoDate,
+  listQuery,
+  money,
+  moneyString,
+  queryBoolean,
+  timestamp,
+  uuid,
+} from "../schemas.ts";
+
+const nonNegativeMoney = money.refine((v) => !v.startsWith("-"), "Must not be negative");
+const positiveMoney = money.refine(
+  (v) => !v.startsWith("-") && Number(v) > 0,
+  "Must be greater than zero",
+);
+/** A store-local date (whole day, inclusive) or an ISO timestamp. */
+const dateOrTimestamp = z.union([isoDate, timestamp]).describe(
+  "YYYY-MM-DD (store-local day, inclusive) or an ISO 8601 timestamp",
+);
+
+export const PAYMENT_METHOD_VALUES = ["cash", "card", "check", "store_credit", "other"] as const;
+const paymentMethod = z.enum(PAYMENT_METHOD_VALUES);
+
+export const overrideSchema = z.strictObject({
+  code: z.string().max(32).describe("8 digits: the approver's employee number followed by PIN"),
+}).describe("Manager override: another user's employee number + PIN (holder of pos.override)");
+
+// ================================================================ registers
+
+export const createRegisterBody = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  locationId: uuid,
+  isActive: z.boolean().optional(),
+});
+
+export const updateRegisterBody = z.strictObject({
+  name: z.string().trim().min(1).max(100).optional(),
+  locationId: uuid.optional(),
+  isActive: z.boolean().optional(),
+});
+
+export const registerListQuery = listQuery({
+  sort: ["name", "createdAt"],
+  defaultSort: "name",
+  filters: { locationId: uuid.optional(), isActive: queryBoolean.optional() },
+});
+
+export const registerSchema = z.object({
+  id: uuid,
+  name: z.string(),
+  locationId: uuid,
+  isActive: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+// ================================================================ drawers
+
+export const openDrawerBody = z.strictObject({
+  registerId: uuid,
+  openingBalance: nonNegativeMoney,
+});
+
+export const closeDrawerBody = z.strictObject({
+  closingBalance: nonNegativeMoney,
+  notes: z.string().trim().max(2000).optional(),
+});
+
+export const currentDrawerQuery = z.strictObject({
+  registerId: uuid.optional(),
+  locationId: uuid.optional(),
+});
+
+export const drawerListQuery = listQuery({
+  sort: ["openedAt", "closedAt"],
+  defaultSort: "openedAt",
+  defaultOrder: "desc",
+  filters: {
+    registerId: uuid.optional(),
+    locationId: uuid.optional(),
+    status: z.enum(["open", "closed"]).optional(),
+    from: dateOrTimestamp.optional(),
+    to: dateOrTimestamp.optional(),
+  },
+});
+
+export const adjustmentBody = z.strictObject({
+  direction: z.enum(["in", "out"]),
+  amount: positiveMoney,
+  reason: z.string().trim().min(1).max(500),
+  override: overrideSchema.optional(),
+});
+
+export const adjustmentListQuery = listQuery({
+  sort: ["createdAt"],
+  defaultSort: "createdAt",
+});
+
+export const adjustmentSchema = z.object({
+  id: uuid,
+  drawerSessionId: uuid,
+  direction: z.enum(["in", "out"]),
+  amount: moneyString,
+  reason: z.string(),
+  createdBy: uuid.nullable(),
+  approvedBy: uuid.nullable(),
+  createdAt: z.string(),
+});
+
+const salesSummarySchema = z.object({
+  transactionCount: z.int(),
+  grossSales: moneyString,
+  discounts: moneyString,
+  refunds: moneyString,
+  netSales: moneyString,
+  tax: moneyString,
+  total: moneyString,
+});
+
+const cashAccountabilitySchema = z.object({
+  openingBalance: moneyString,
+  cashSales: moneyString,
+  cashRefunds: moneyString,
+  adjustmentsIn: moneyString,
+  adjustmentsOut: moneyString,
+  expectedBalance: moneyString,
+  closingBalance: moneyString.nullable(),
+  overShort: moneyString.nullable(),
+});
+
+const reportSections = {
+  generatedAt: z.string(),
+  salesSummary: salesSummarySchema,
+  paymentBreakdown: z.array(
+    z.object({ method: paymentMethod, count: z.int(), amount: moneyString }),
+  ),
+  discounts: z.array(z.object({
+    transactionId: uuid,
+    kind: z.enum(["percent", "amount"]).nullable(),
+    value: z.string().nullable(),
+    amount: moneyString,
+  })),
+  cashAccountability: cashAccountabilitySchema,
+  adjustments: z.array(z.object({
+    id: uuid,
+    direction: z.enum(["in", "out"]),
+    amount: moneyString,
+    reason: z.string(),
+    createdAt: z.string(),
+    createdBy: uuid.nullable(),
+    approvedBy: uuid.nullable(),
+  })),
+};
+
+export const drawerReportSchema = z.object({
+  kind: z.enum(["X", "Z"]),
+  sessionId: uuid,
+  registerId: uuid.nullable(),
+  locationId: uuid.nullable(),
+  status: z.enum(["open", "closed"]),
+  openedAt: z.string(),
+  closedAt: z.string().nullable(),
+  ...reportSections,
+});
+
+export const dailyReportSchema = z.object({
+  locationId: uuid,
+  date: z.string(),
+  ...reportSections,
+  sessions: z.array(z.object({
+    sessionId: uuid,
+    registerId: uuid.nullable(),
+    kind: z.enum(["X", "Z"]),
+    status: z.enum(["open", "closed"]),
+    openedAt: z.string(),
+    closedAt: z.string().nullable(),
+    transactionCount: z.int(),
+    total: moneyString,
+    openingBalance: moneyString,
+    expectedBalance: moneyString,
+    closingBalance: moneyString.nullable(),
+    overShort: moneyString.nullable(),
+  })),
+});
+
+export const dailyReportQuery = z.strictObject({
+  locationId: uuid,
+  date: isoDate.optional().describe("Store-local date; default today"),
+});
+
+export const drawerSessionSchema = z.object({
+  id: uuid,
+  registerId: uuid,
+  locationId: uuid,
+  status: z.enum(["open", "closed"]),
+  openingBalance: moneyString,
+  closingBalance: moneyString.nullable(),
+  expectedBalance: moneyString.nullable(),
+  overShort: moneyString.nullable(),
+  notes: z.string().nullable(),
+  openedBy: uuid.nullable(),
+  closedBy: uuid.nullable(),
+  openedAt: z.string(),
+  closedAt: z.string().nullable(),
+  zReport: drawerReportSchema.nullable().optional(),
+});
+
+// ================================================================ transactions
+
+export const itemInput = z.strictObject({
+  kind: z.enum(["sale", "labor", "part"]).optional(),
+  productId: uuid.optional(),
+  unitId: uuid.optional(),
+  description: z.string().trim().min(1).max(500).optional(),
+  quantity: z.int().min(1).max(100_000),
+  unitPrice: nonNegativeMoney.optional(),
+  taxCategory: z.enum(["goods", "service"]).optional(),
+});
+export type ItemInput = z.output<typeof itemInput>;
+
+export const createTransactionBody = z.strictObject({
+  locationId: uuid,
+  registerId: uuid.optional(),
+  accountId: uuid.optional(),
+  type: z.enum(["sale", "repair_payment"]).default("sale"),
+  repairTicketId: uuid.optional(),
+  items: z.array(itemInput).min(1).max(200),
+});
+export type CreateTransactionInput = z.output<typeof createTransactionBody>;
+
+export const updateItemBody = z.strictObject({
+  kind: z.enum(["sale", "labor", "part"]).optional(),
+  description: z.string().trim().min(1).max(500).optional(),
+  quantity: z.int().min(1).max(100_000).optional(),
+  unitPrice: nonNegativeMoney.optional(),
+  taxCategory: z.enum(["goods", "service"]).optional(),
+});
+export type UpdateItemInput = z.output<typeof updateItemBody>;
+
+export const discountBody = z.strictObject({
+  kind: z.enum(["percent", "amount"]),
+  value: nonNegativeMoney.describe('Percent ("10.00" = 10 %) or amount; 0 removes the discount'),
+  override: overrideSchema.optional(),
+});
+
+export const paymentBody = z.strictObject({
+  method: paymentMethod,
+  amount: positiveMoney,
+  reference: z.string().trim().max(200).optional(),
+  tendered: nonNegativeMoney.optional(),
+});
+
+export const completeBody = z.strictObject({ registerId: uuid.optional() }).optional();
+
+export const voidBody = z.strictObject({
+  reason: z.string().trim().min(1).max(500),
+  override: overrideSchema.optional(),
+});
+
+export const refundBody = z.strictObject({
+  items: z.array(z.strictObject({ itemId: uuid, quantity: z.int().min(1).max(100_000) })).min(1)
+    .max(200),
+  method: paymentMethod,
+  reason: z.string().trim().min(1).max(500),
+  registerId: uuid.optional().describe(
+    "Register whose open drawer records the refund (needed when several are open)",
+  ),
+  override: overrideSchema.optional(),
+});
+
+export const itemParams = z.object({ id: uuid, itemId: uuid });
+
+export const transactionListQuery = listQuery({
+  sort: ["createdAt", "completedAt", "total", "number"],
+  defaultSort: "createdAt",
+  defaultOrder: "desc",
+  filters: {
+    accountId: uuid.optional(),
+    itemSearch: z.string().trim().min(1).max(200).optional(),
+    status: z.enum(["pending", "complete", "voided"]).optional(),
+    type: z.enum(["sale", "repair_payment", "refund"]).optional(),
+    locationId: uuid.optional(),
+    registerId: uuid.optional(),
+    drawerSessionId: uuid.optional(),
+    from: dateOrTimestamp.optional(),
+    to: dateOrTimestamp.optional(),
+  },
+});
+
+export const transactionItemSchema = z.object({
+  id: uuid,
+  kind: z.enum(["sale", "labor", "part"]),
+  productId: uuid.nullable(),
+  unitId: uuid.nullable(),
+  originalItemId: uuid.nullable(),
+  description: z.string(),
+  quantity: z.int(),
+  unitPrice: moneyString,
+  taxCategory: z.enum(["goods", "service"]),
+  isConsumable: z.boolean(),
+  gross: moneyString,
+  discount: moneyString,
+  net: moneyString,
+  tax: moneyString,
+  total: moneyString,
+  refundedQuantity: z.int(),
+});
+
+export const paymentSchema = z.object({
+  id: uuid,
+  method: paymentMethod,
+  amount: moneyString,
+  tendered: moneyString,
+  change: moneyString,
+  reference: z.string().nullable(),
+  isRefund: z.boolean(),
+  createdAt: z.string(),
+});
+
+const transactionFields = {
+  id: uuid,
+  number: z.int(),
+  type: z.enum(["sale", "repair_payment", "refund"]),
+  status: z.enum(["pending", "complete", "voided"]),
+  locationId: uuid,
+  registerId: uuid.nullable(),
+  accountId: uuid.nullable(),
+  drawerSessionId: uuid.nullable(),
+  repairTicketId: uuid.nullable(),
+  originalTransactionId: uuid.nullable(),
+  discount: z.object({ kind: z.enum(["percent", "amount"]), value: moneyString }).nullable(),
+  subtotal: moneyString,
+  discountTotal: moneyString,
+  taxTotal: moneyString,
+  total: moneyString,
+  amountPaid: moneyString,
+  balanceDue: moneyString,
+  taxExempt: z.boolean(),
+  reason: z.string().nullable(),
+  voidReason: z.string().nullable(),
+  createdBy: uuid.nullable(),
+  approvedBy: uuid.nullable(),
+  completedBy: uuid.nullable(),
+  voidedBy: uuid.nullable(),
+  completedAt: z.string().nullable(),
+  voidedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+
+export const transactionSummarySchema = z.object(transactionFields);
+export const transactionSchema = z.object({
+  ...transactionFields,
+  items: z.array(transactionItemSchema),
+  payments: z.array(paymentSchema),
+});
+
+export const addItemResponse = z.object({
+  item: transactionItemSchema,
+  transaction: transactionSchema,
+});
+export const paymentResponse = z.object({
+  payment: paymentSchema,
+  transaction: transactionSchema,
+});
+
+export const receiptSchema = z.object({
+  store: z.object({
+    name: z.string(),
+    address: z.unknown().nullable().optional(),
+    phone: z.string().nullable().optional(),
+    email: z.string().nullable().optional(),
+  }),
+  locationName: z.string().nullable(),
+  transactionId: uuid,
+  type: z.enum(["sale", "repair_payment", "refund"]),
+  status: z.enum(["pending", "complete", "voided"]),
+  at: z.string(),
+  localTime: z.string(),
+  originalTransactionId: uuid.nullable(),
+  cashierName: z.string().nullable(),
+  customerName: z.string().nullable(),
+  lines: z.array(z.object({
+    description: z.string(),
+    quantity: z.int(),
+    unitPrice: moneyString,
+    amount: moneyString,
+  })),
+  subtotal: moneyString,
+  discount: moneyString,
+  tax: moneyString,
+  total: moneyString,
+  payments: z.array(z.object({
+    method: paymentMethod,
+    amount: moneyString,
+    tendered: moneyString,
+    change: moneyString,
+    reference: z.string().nullable(),
+  })),
+  amountPaid: moneyString,
+  balanceDue: moneyString,
+  change: moneyString,
+});

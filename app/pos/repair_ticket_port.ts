@@ -1,0 +1,28 @@
+/**
+ * The point of sale's window onto repair tickets. The repairs feature registers its
+ * implementation at start-up (`registerRepairTicketPort`); until then repair_payment
+ * transactions are refused (400 invalid_reference: repair tickets are not available).
+ * Both calls run inside the caller's transaction.
+ */
+import type { Db } from "../db/database.ts";
+
+export interface RepairTicketPort {
+  /** The ticket's status, or undefined when it does not exist (or is deleted). */
+  findTicketStatus(trx: Db, ticketId: string): Promise<string | undefined>;
+  /**
+   * Moves the ticket to picked_up from any non-terminal state (picked_up and delivered stay),
+   * recording `actorId` in its history.
+   */
+  markPickedUp(trx: Db, ticketId: string, actorId: string): Promise<void>;
+}
+
+let port: RepairTicketPort | undefined;
+
+/** Registers (or, with undefined, removes) the repairs feature's implementation. */
+export function registerRepairTicketPort(implementation: RepairTicketPort | undefined): void {
+  port = implementation;
+}
+
+export function repairTicketPort(): RepairTicketPort | undefined {
+  return port;
+}

@@ -1,0 +1,254 @@
+/**
+ * Voids and partial refunds (API §8). Both lock the original transaction row FOR UPDATE, so
+ * concurrent refunds of one sale are counted one after the other (never more than sold:
+ * `computeRefund()` checks, and the CHECK `refunded_quantity <= quantity` backs it up), and
+ * both need a manager's approval when the runtime config asks for it. The approval is
+ * written to the audit log in the same transaction.
+ */
+import { ConflictError, NotFoundError } from "../../domain/errors.ts";
+import { formatMoney, parseMoney } from "../../domain/pos/money.ts";
+import { computeRefund } from "../../domain/pos/refunds.ts";
+import { assertCanRefund, assertCanVoid } from "../../domain/pos/transaction_status.ts";
+import type { Actor } from "../auth/actor.ts";
+import { recordAudit } from "../audit/audit_repo.ts";
+import { withTransaction } from "../db/transaction.ts";
+import type { AppDeps } from "../deps.ts";
+import { getRuntimeConfig } from "../platform/settings.ts";
+import { applyStock, chooseOpenSession } from "./complete_transaction.ts";
+import { approveAction } from "./overrides.ts";
+import {
+  addRefundedAmounts,
+  findDrawerSession,
+  findItemsWithProductType,
+  findPayments,
+  findTransaction,
+  insertItems,
+  insertPayment,
+  insertTransaction,
+  type PaymentRecord,
+  updateTransaction,
+} from "./pos_repo.ts";
+import { lockTransaction, type TransactionJson, transactionJson } from "./transactions.ts";
+
+export async function voidTransaction(
+  deps: AppDeps,
+  actor: Actor,
+  transactionId: string,
+  input: { reason: string; override?: { code: string } },
+): Promise<TransactionJson> {
+  const before = await findTransaction(deps.db, transactionId);
+  if (!before) throw new NotFoundError(`Transaction "${transactionId}" does not exist`);
+  if (before.status === "voided" || before.type === "refund") {
+    assertCanVoid({ ...before, drawerSessionOpen: false });
+  }
+  const config = await getRuntimeConfig(deps.db);
+  const approver = await approveAction(
+    deps,
+    actor,
+    "void",
+    config.managerOverride,
+    input.override,
+  );
+  return await withTransaction(deps.db, async (trx) => {
+    const tx = await lockTransaction(trx, transactionId);
+    let drawerSessionOpen = false;
+    if (tx.status === "complete" && tx.drawerSessionId) {
+      const session = await findDrawerSession(trx, tx.drawerSessionId, "share");
+      drawerSessionOpen = session?.status === "open";
+    }
+    assertCanVoid({ ...tx, drawerSessionOpen });
+    const now = deps.clock.now();
+    const items = await findItemsWithProductType(trx, tx.id);
+    if (tx.status === "complete") {
+      if (items.some((i) => i.refundedQuantity > 0)) {
+        throw new ConflictError(
+          "invalid_transition",
+          `Cannot void transaction "${tx.id}": part of it was refunded`,
+        );
+      }
+      await applyStock(trx, items, 1, now);
+    }
+    const updated = await updateTransaction(trx, tx.id, {
+      status: "voided",
+      voidedAt: now,
+      voidedBy: actor.userId,
+      voidApprovedBy: approver?.userId ?? null,
+      voidReason: input.reason,
+    }, now);
+    await recordAudit(trx, {
+      actorId: actor.userId,
+      actorEmail: actor.email,
+      action: "pos.transaction_voided",
+      entityType: "transaction",
+      entityId: tx.id,
+      details: {
+        previousStatus: tx.status,
+        total: tx.total,
+        reason: input.reason,
+        cashierId: actor.userId,
+        approverId: approver?.userId ?? null,
+        approverEmail: approver?.email ?? null,
+        override: approver?.viaCode ?? false,
+      },
+    }, { id: deps.ids.uuid(), at: now });
+    return transactionJson(updated, items, await findPayments(trx, tx.id));
+  });
+}
+
+export async function refundTransaction(
+  deps: AppDeps,
+  actor: Actor,
+  transactionId: string,
+  input: {
+    items: { itemId: string; quantity: number }[];
+    method: PaymentRecord["method"];
+    reason: string;
+    registerId?: string;
+    override?: { code: string };
+  },
+): Promise<TransactionJson> {
+  const before = await findTransaction(deps.db, transactionId);
+  if (!before) throw new NotFoundError(`Transaction "${transactionId}" does not exist`);
+  assertCanRefund(before);
+  const config = await getRuntimeConfig(deps.db);
+  const approver = await approveAction(
+    deps,
+    actor,
+    "refund",
+    config.managerOverride,
+    input.override,
+  );
+  return await withTransaction(deps.db, async (trx) => {
+    const original = await lockTransaction(trx, transactionId);
+    assertCanRefund(original);
+    const session = await chooseOpenSession(
+      trx,
+      original.locationId,
+      input.registerId,
+      original.registerId,
+    );
+    const items = await findItemsWithProductType(trx, original.id);
+    const byId = new Map(items.map((i) => [i.id, i]));
+    const refund = computeRefund(
+      items.filter((i) => !i.isConsumable).map((i) => ({
+        itemId: i.id,
+        quantity: i.quantity,
+        netCents: parseMoney(i.net),
+        taxCents: parseMoney(i.tax),
+        refundedQuantity: i.refundedQuantity,
+        refundedNetCents: parseMoney(i.refundedNet),
+        refundedTaxCents: parseMoney(i.refundedTax),
+      })),
+      input.items,
+    );
+    const now = deps.clock.now();
+    const lines = refund.lines.map((line) => {
+      const item = byId.get(line.itemId)!;
+      const gross = line.quantity * parseMoney(item.unitPrice);
+      return { line, item, gross };
+    });
+    const grossTotal = lines.reduce((sum, l) => sum + l.gross, 0);
+    const refundTx = await insertTransaction(trx, {
+      id: deps.ids.uuid(),
+      type: "refund",
+      status: "complete",
+      locationId: original.locationId,
+      registerId: session.registerId,
+      accountId: original.accountId,
+      drawerSessionId: session.id,
+      repairTicketId: null,
+      originalTransactionId: original.id,
+      taxExempt: original.taxExempt,
+      reason: input.reason,
+      createdBy: actor.userId,
+      approvedBy: approver?.userId ?? null,
+      completedBy: actor.userId,
+      completedAt: now,
+      totals: {
+        subtotal: formatMoney(-grossTotal),
+        discountTotal: formatMoney(-(grossTotal - refund.netCents)),
+        taxTotal: formatMoney(-refund.taxCents),
+        total: formatMoney(-refund.totalCents),
+      },
+      amountPaid: formatMoney(-refund.totalCents),
+      now,
+    });
+    const refundItems = await insertItems(
+      trx,
+      lines.map(({ line, item, gross }, i) => ({
+        id: deps.ids.uuid(),
+        transactionId: refundTx.id,
+        kind: item.kind,
+        productId: item.productId,
+        unitId: item.unitId,
+        originalItemId: item.id,
+        description: item.description,
+        quantity: line.quantity,
+        unitPrice: item.unitPrice,
+        taxCategory: item.taxCategory,
+        isConsumable: false,
+        gross: formatMoney(-gross),
+        discount: formatMoney(-(gross - line.netCents)),
+        net: formatMoney(-line.netCents),
+        tax: formatMoney(-line.taxCents),
+        createdAt: new Date(now.getTime() + i),
+      })),
+    );
+    const payments: PaymentRecord[] = [];
+    if (refund.totalCents > 0) {
+      payments.push(
+        await insertPayment(trx, {
+          id: deps.ids.uuid(),
+          transactionId: refundTx.id,
+          method: input.method,
+          amount: formatMoney(-refund.totalCents),
+          tendered: formatMoney(-refund.totalCents),
+          change: "0.00",
+          reference: null,
+          isRefund: true,
+          createdBy: actor.userId,
+          now,
+        }),
+      );
+    }
+    await addRefundedAmounts(
+      trx,
+      refund.lines.map((l) => ({
+        id: l.itemId,
+        quantity: l.quantity,
+        net: formatMoney(l.netCents),
+        tax: formatMoney(l.taxCents),
+      })),
+    );
+    await applyStock(
+      trx,
+      lines.map(({ line, item }) => ({
+        productId: item.productId,
+        unitId: item.unitId,
+        quantity: line.quantity,
+        productType: item.productType,
+      })),
+      1,
+      now,
+    );
+    await recordAudit(trx, {
+      actorId: actor.userId,
+      actorEmail: actor.email,
+      action: "pos.refund_created",
+      entityType: "transaction",
+      entityId: refundTx.id,
+      details: {
+        originalTransactionId: original.id,
+        total: refundTx.total,
+        method: input.method,
+        reason: input.reason,
+        drawerSessionId: session.id,
+        cashierId: actor.userId,
+        approverId: approver?.userId ?? null,
+        approverEmail: approver?.email ?? null,
+        override: approver?.viaCode ?? false,
+      },
+    }, { id: deps.ids.uuid(), at: now });
+    return transactionJson(refundTx, refundItems, payments);
+  });
+}

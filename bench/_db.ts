@@ -1,0 +1,98 @@
+/**
+ * The bench database: a throwaway `shop_bench_<random>` on BENCH_DATABASE_URL's server,
+ * migrated and seeded, and the context scenarios seed through (users with tokens, deps).
+ */
+import type { Kysely } from "kysely";
+import postgres from "postgres";
+import { loadConfig } from "../app/config.ts";
+import { createDeps } from "../app/deps.ts";
+import type { AppDeps } from "../app/deps.ts";
+import type { Database } from "../app/db/database.ts";
+import { createMemoryLogger } from "../app/logger.ts";
+import { createTokenSigner, signingSecret } from "../app/auth/tokens.ts";
+import type { Permission } from "../domain/auth/permissions.ts";
+import type { SeedContext } from "./scenarios/_scenario.ts";
+
+export const SERVER_URL = Deno.env.get("BENCH_DATABASE_URL") ??
+  "postgres://postgres@127.0.0.1:5432/postgres";
+export const JWT_SECRET = "bench-secret-that-is-at-least-32-bytes-long";
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** Creates an empty database on the server; `drop()` removes it (also with open sessions). */
+export async function createBenchDatabase(serverUrl = SERVER_URL): Promise<BenchDatabase> {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const name = `shop_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  try {
+    await admin.unsafe(`CREATE DATABASE "${name}"`);
+  } catch (error) {
+    await admin.end();
+    throw error;
+  }
+  return {
+    name,
+    url: withDatabase(serverUrl, name),
+    async drop() {
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
+      await admin.end();
+    },
+  };
+}
+
+export function seedContext(db: Kysely<Database>, dataDir: string): SeedContext {
+  const signer = createTokenSigner(signingSecret(JWT_SECRET));
+  let deps: AppDeps | undefined;
+  let n = 0;
+  return {
+    db,
+    deps() {
+      deps ??= createDeps({
+        config: loadConfig({ APP_ENV: "test", JWT_SECRET, DATA_DIR: dataDir }),
+        db,
+        dbKind: "postgres",
+        logger: createMemoryLogger(),
+      });
+      return deps;
+    },
+    async createUser(permissions: readonly Permission[]) {
+      const id = crypto.randomUUID();
+      const roleId = crypto.randomUUID();
+      n++;
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto("users").values({
+          id,
+          email: `bench${n}-${id.slice(0, 8)}@example.test`,
+          first_name: "Bench",
+          last_name: `User ${n}`,
+          employee_number: String(9000 + n),
+        }).execute();
+        await trx.insertInto("roles").values({
+          id: roleId,
+          slug: `bench-${roleId}`,
+          name: `Bench ${n}`,
+        }).execute();
+        if (permissions.length > 0) {
+          await trx.insertInto("role_permissions")
+            .values(permissions.map((permission) => ({ role_id: roleId, permission }))).execute();
+        }
+        await trx.insertInto("user_roles").values({ user_id: id, role_id: roleId }).execute();
+      });
+      const token = await signer.sign(
+        { userId: id, type: "access", version: 0 },
+        24 * 3600,
+        new Date(),
+      );
+      return { id, token };
+    },
+  };
+}

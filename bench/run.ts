@@ -1,0 +1,421 @@
+/**
+ * `deno task bench`: HTTP throughput and latency of the real server on PostgreSQL, next to
+ * two yardsticks measured in the same run on the same machine:
+ *  - the ceiling: a bare `Deno.serve` answering "ok" under the same load generator;
+ *  - the database: pgbench running each scenario's SQL at the same concurrency, for the same
+ *    duration, right after that scenario's HTTP load (both warmed up first).
+ * HTTP load comes from `wrk` (installed with apt-get when missing; without it, from the Deno
+ * fetch generator in `_load.ts`, with a note). Timed scenarios (no HTTP) run last.
+ * A fresh database `shop_bench_<random>` is created on BENCH_DATABASE_URL's server
+ * (default postgres://postgres@127.0.0.1:5432/postgres), migrated, seeded and dropped.
+ *
+ * BENCH_DURATION (seconds per measurement, default 10), BENCH_WARMUP (seconds, default 3),
+ * BENCH_CONCURRENCY (default 10), BENCH_WRK_THREADS (default 1), BENCH_ONLY (run only the
+ * scenarios whose name contains this text).
+ * Results: one table on stdout and bench/results/latest.json.
+ */
+import { sql } from "kysely";
+import { openDatabase } from "../app/db/connect.ts";
+import { migrateToLatest } from "../app/db/migrate.ts";
+import { runSeeds } from "../app/seed.ts";
+import { type LoadResult, runLoad } from "./_load.ts";
+import { createBenchDatabase, JWT_SECRET, seedContext } from "./_db.ts";
+import { type PgbenchResult, runPgbench } from "./_pgbench.ts";
+import { findWrk, runWrk } from "./_wrk.ts";
+import type { BenchRequest, Scenario, TimedResult, TimedScenario } from "./scenarios/_scenario.ts";
+import { SCENARIOS } from "./scenarios/mod.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const DURATION_S = Number(Deno.env.get("BENCH_DURATION") ?? 10);
+const WARMUP_S = Number(Deno.env.get("BENCH_WARMUP") ?? 3);
+const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 10);
+const WRK_THREADS = Number(Deno.env.get("BENCH_WRK_THREADS") ?? 1);
+/** Distinct requests prepared for a scenario whose requests differ (pages, ids). */
+const MAX_DISTINCT_REQUESTS = 50_000;
+const ONLY = Deno.env.get("BENCH_ONLY");
+const SELECTED = SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY));
+// deno-lint-ignore no-explicit-any
+type AnyHttp = Scenario<any>;
+// deno-lint-ignore no-explicit-any
+type AnyTimed = TimedScenario<any>;
+
+interface HttpScenarioResult {
+  name: string;
+  http: LoadResult;
+  pgbench?: PgbenchResult;
+  /** HTTP requests per second / pgbench transactions per second. */
+  ratioToPgbench?: number;
+  targets?: AnyHttp["targets"];
+  targetsMet?: boolean;
+  notes: string[];
+  pgbenchScript?: string;
+  pgbenchDefines?: Record<string, string>;
+}
+
+interface TimedScenarioResult extends TimedResult {
+  name: string;
+  targets?: AnyTimed["targets"];
+  targetsMet?: boolean;
+}
+
+function isTimed(s: (typeof SCENARIOS)[number]): s is AnyTimed {
+  return s.kind === "timed";
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function spawn(script: string, env: Record<string, string>): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", script],
+    cwd: ROOT,
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+}
+
+async function stop(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGTERM");
+  } catch {
+    // Already gone.
+  }
+  await child.status;
+}
+
+const same = (a: BenchRequest, b: BenchRequest) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The requests to send: one (every request alike) or the first MAX_DISTINCT_REQUESTS of the
+ * scenario's sequence (each sent once).
+ */
+function requestsOf(scenario: AnyHttp, state: unknown): BenchRequest[] {
+  const first = scenario.request(0, state);
+  const second = scenario.request(1, state);
+  if (same(first, second)) return [first];
+  const list = [first, second];
+  for (let i = 2; i < MAX_DISTINCT_REQUESTS; i++) list.push(scenario.request(i, state));
+  return list;
+}
+
+/** Sends one request and describes the answer (status, rows matched). */
+async function preflight(baseUrl: string, req: BenchRequest, expected: number) {
+  const res = await fetch(baseUrl + req.path, {
+    method: req.method ?? "GET",
+    headers: req.headers,
+    body: req.body,
+  });
+  const text = await res.text();
+  const notes: string[] = [];
+  if (res.status !== expected) {
+    notes.push(`check request → ${res.status} (expected ${expected}): ${text.slice(0, 200)}`);
+  }
+  try {
+    const total = JSON.parse(text)?.pagination?.total;
+    if (typeof total === "number") notes.push(`${total} matching rows`);
+  } catch {
+    // Not JSON.
+  }
+  return notes;
+}
+
+async function httpLoad(
+  wrk: string | undefined,
+  baseUrl: string,
+  requests: BenchRequest[],
+  scenario: Pick<AnyHttp, "request" | "expectStatus"> & { state?: unknown },
+  notes: string[],
+  offset = 0,
+): Promise<LoadResult> {
+  if (!wrk) {
+    const request = requests.length === 1
+      ? () => requests[0]!
+      : (i: number) => requests[(offset + i) % requests.length]!;
+    const options = {
+      baseUrl,
+      concurrency: CONCURRENCY,
+      request,
+      expectStatus: scenario.expectStatus,
+    };
+    const warm = await runLoad({ ...options, durationMs: WARMUP_S * 1000 });
+    const at = offset + warm.requests;
+    return await runLoad({
+      ...options,
+      request: requests.length === 1 ? request : (i) => requests[(at + i) % requests.length]!,
+      durationMs: DURATION_S * 1000,
+    });
+  }
+  const common = {
+    wrk,
+    baseUrl,
+    requests,
+    concurrency: CONCURRENCY,
+    threads: WRK_THREADS,
+    expectStatus: scenario.expectStatus,
+  };
+  const warm = await runWrk({ ...common, offset, seconds: WARMUP_S });
+  const { nextOffset: _, wrapped, ...measured } = await runWrk({
+    ...common,
+    offset: warm.nextOffset,
+    seconds: DURATION_S,
+  });
+  if (wrapped || warm.wrapped) {
+    notes.push(`the ${requests.length} distinct requests ran out: some were sent twice`);
+  }
+  return measured;
+}
+
+function fmt(value: unknown): string {
+  return value === undefined || value === null ? "" : String(value);
+}
+
+function printSummary(
+  loadGenerator: string,
+  hello: LoadResult,
+  results: HttpScenarioResult[],
+  timed: TimedScenarioResult[],
+): void {
+  const header = [
+    "scenario",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "pgbench tps",
+    "pgbench p99",
+    "http/pgbench",
+    "time ms",
+    "target",
+    "met",
+  ];
+  const rows: string[][] = [
+    [
+      'hello-world ceiling (Deno.serve → "ok")',
+      fmt(hello.requestsPerSecond),
+      fmt(hello.p50Ms),
+      fmt(hello.p99Ms),
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+    ],
+    ...results.map((r) => {
+      const target = [
+        r.targets?.ratioToPgbench !== undefined ? `≥${r.targets.ratioToPgbench}×` : "",
+        r.targets?.p99Ms !== undefined ? `p99<${r.targets.p99Ms}` : "",
+      ].filter(Boolean).join(", ");
+      return [
+        r.name,
+        fmt(r.http.requestsPerSecond),
+        fmt(r.http.p50Ms),
+        fmt(r.http.p99Ms),
+        fmt(r.pgbench?.tps),
+        fmt(r.pgbench?.p99Ms),
+        fmt(r.ratioToPgbench),
+        "",
+        target,
+        r.targetsMet === undefined ? "" : r.targetsMet ? "yes" : "NO",
+      ];
+    }),
+    ...timed.map((r) => [
+      r.name,
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      fmt(r.ms),
+      r.targets?.ms !== undefined ? `<${r.targets.ms} ms` : "",
+      r.targetsMet === undefined ? "" : r.targetsMet ? "yes" : "NO",
+    ]),
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join("  ");
+  console.log(
+    `\n${loadGenerator}, concurrency ${CONCURRENCY}, ${DURATION_S} s per measurement ` +
+      `(after ${WARMUP_S} s warm-up), ${navigator.hardwareConcurrency} cores`,
+  );
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+  for (const r of results) {
+    if (r.http.errors > 0) console.log(`! ${r.name}: ${r.http.errors} unexpected responses`);
+    if (r.pgbench?.failed) console.log(`! ${r.name}: ${r.pgbench.failed} failed pgbench runs`);
+    for (const note of r.notes) console.log(`- ${r.name}: ${note}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const wrk = await findWrk();
+  const loadGenerator = wrk.path
+    ? `wrk -t${WRK_THREADS} -c${CONCURRENCY}`
+    : "Deno fetch load generator (wrk unavailable)";
+  if (wrk.note) console.log(`NOTE: ${wrk.note}`);
+  const database = await createBenchDatabase();
+  const dataDir = await Deno.makeTempDir({ prefix: "shop-bench-" });
+  const children: Deno.ChildProcess[] = [];
+  const http = SELECTED.filter((s): s is AnyHttp => !isTimed(s));
+  const timed = SELECTED.filter(isTimed);
+  try {
+    console.log(`seeding ${database.name} ...`);
+    const states = new Map<unknown, unknown>();
+    {
+      const handle = await openDatabase({ databaseUrl: database.url, poolSize: 4 });
+      try {
+        await migrateToLatest(handle.db);
+        await runSeeds(handle.db);
+        const ctx = seedContext(handle.db, dataDir);
+        for (const scenario of SELECTED) {
+          const started = performance.now();
+          states.set(scenario, await scenario.seed(ctx));
+          console.log(`  ${scenario.name}: ${Math.round(performance.now() - started)} ms`);
+        }
+        await sql`ANALYZE`.execute(handle.db);
+      } finally {
+        await handle.close();
+      }
+    }
+
+    console.log("measuring the hello-world ceiling ...");
+    const helloPort = freePort();
+    const hello = spawn("bench/_hello.ts", { PORT: String(helloPort) });
+    children.push(hello);
+    await waitFor(`http://127.0.0.1:${helloPort}/`);
+    const helloResult = await httpLoad(
+      wrk.path,
+      `http://127.0.0.1:${helloPort}`,
+      [{ path: "/" }],
+      { request: () => ({ path: "/" }) },
+      [],
+    );
+    await stop(hello);
+
+    const results: HttpScenarioResult[] = [];
+    if (http.length > 0) {
+      const port = freePort();
+      const server = spawn("main.ts", {
+        DATABASE_URL: database.url,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        AUTH_RATE_LIMIT: "off",
+        LOG_LEVEL: "warn",
+        JWT_SECRET,
+        APP_ENV: "development",
+        DB_POOL_SIZE: String(Math.max(10, CONCURRENCY)),
+      });
+      children.push(server);
+      const baseUrl = `http://127.0.0.1:${port}`;
+      await waitFor(`${baseUrl}/v1/health`);
+      for (const scenario of http) {
+        console.log(`measuring ${scenario.name} ...`);
+        const state = states.get(scenario);
+        const requests = requestsOf(scenario, state);
+        const expected = scenario.expectStatus ?? 200;
+        const notes = await preflight(baseUrl, requests[0]!, expected);
+        const offset = requests.length > 1 ? 1 : 0;
+        const measured = await httpLoad(wrk.path, baseUrl, requests, scenario, notes, offset);
+        const result: HttpScenarioResult = {
+          name: scenario.name,
+          http: measured,
+          notes,
+          targets: scenario.targets,
+        };
+        if (scenario.pgbenchScript) {
+          console.log(`  pgbench ...`);
+          const options = {
+            databaseUrl: database.url,
+            script: scenario.pgbenchScript,
+            defines: scenario.pgbenchDefines,
+            concurrency: CONCURRENCY,
+          };
+          await runPgbench({ ...options, seconds: WARMUP_S });
+          result.pgbench = await runPgbench({ ...options, seconds: DURATION_S });
+          result.ratioToPgbench = Math.round(measured.requestsPerSecond / result.pgbench.tps * 100) /
+            100;
+          result.pgbenchScript = scenario.pgbenchScript;
+          result.pgbenchDefines = scenario.pgbenchDefines;
+        }
+        if (scenario.targets) {
+          const { ratioToPgbench, p99Ms } = scenario.targets;
+          result.targetsMet = measured.errors === 0 &&
+            (ratioToPgbench === undefined || (result.ratioToPgbench ?? 0) >= ratioToPgbench) &&
+            (p99Ms === undefined || measured.p99Ms < p99Ms);
+        }
+        results.push(result);
+      }
+      await stop(server);
+    }
+
+    const timedResults: TimedScenarioResult[] = [];
+    if (timed.length > 0) {
+      const handle = await openDatabase({ databaseUrl: database.url, poolSize: 4 });
+      try {
+        const ctx = seedContext(handle.db, dataDir);
+        for (const scenario of timed) {
+          console.log(`timing ${scenario.name} ...`);
+          const result = await scenario.run(ctx, states.get(scenario));
+          timedResults.push({
+            name: scenario.name,
+            ...result,
+            targets: scenario.targets,
+            targetsMet: scenario.targets?.ms === undefined
+              ? undefined
+              : result.ms < scenario.targets.ms,
+          });
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+
+    printSummary(loadGenerator, helloResult, results, timedResults);
+    const report = {
+      at: new Date().toISOString(),
+      cores: navigator.hardwareConcurrency,
+      loadavg: Deno.loadavg(),
+      loadGenerator,
+      notes: wrk.note ? [wrk.note] : [],
+      concurrency: CONCURRENCY,
+      durationSeconds: DURATION_S,
+      warmupSeconds: WARMUP_S,
+      helloWorld: helloResult,
+      scenarios: results,
+      timed: timedResults,
+    };
+    await Deno.mkdir(`${ROOT}bench/results`, { recursive: true });
+    await Deno.writeTextFile(
+      `${ROOT}bench/results/latest.json`,
+      JSON.stringify(report, null, 2) + "\n",
+    );
+    console.log("\nwrote bench/results/latest.json");
+  } finally {
+    for (const child of children) await stop(child);
+    await database.drop();
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,44 @@
+/**
+ * PIN login (API §2): the 8-digit code is the 4-digit employee number followed by the
+ * 4-digit PIN; after 5 wrong PINs for one employee number, PIN login for it is refused for
+ * 15 minutes, even with the right PIN.
+ */
+
+export const PIN_PATTERN = /^[0-9]{4}$/;
+export const EMPLOYEE_NUMBER_PATTERN = /^[0-9]{4}$/;
+export const PIN_CODE_PATTERN = /^[0-9]{8}$/;
+export const PIN_MAX_FAILURES = 5;
+export const PIN_LOCK_SECONDS = 15 * 60;
+/** Failures older than this no longer count towards the lockout. */
+export const PIN_FAILURE_WINDOW_SECONDS = 15 * 60;
+
+export function splitPinCode(code: string): { employeeNumber: string; pin: string } {
+  if (!PIN_CODE_PATTERN.test(code)) throw new RangeError("A PIN code has exactly 8 digits");
+  return { employeeNumber: code.slice(0, 4), pin: code.slice(4) };
+}
+
+export interface PinFailureState {
+  failures: number;
+  firstFailureAt: Date;
+  lockedUntil: Date | null;
+}
+
+/** Seconds the employee number stays locked at `now`, or 0 when PIN login may be tried. */
+export function pinLockRemainingSeconds(state: PinFailureState | undefined, now: Date): number {
+  if (!state?.lockedUntil) return 0;
+  const remaining = (state.lockedUntil.getTime() - now.getTime()) / 1000;
+  return remaining > 0 ? Math.ceil(remaining) : 0;
+}
+
+/** The state after one more wrong PIN: the fifth failure in the window locks. */
+export function afterPinFailure(state: PinFailureState | undefined, now: Date): PinFailureState {
+  const windowExpired = !state ||
+    now.getTime() - state.firstFailureAt.getTime() > PIN_FAILURE_WINDOW_SECONDS * 1000 ||
+    (state.lockedUntil !== null && state.lockedUntil.getTime() <= now.getTime());
+  const failures = windowExpired ? 1 : state.failures + 1;
+  const firstFailureAt = windowExpired ? now : state.firstFailureAt;
+  const lockedUntil = failures >= PIN_MAX_FAILURES
+    ? new Date(now.getTime() + PIN_LOCK_SECONDS * 1000)
+    : null;
+  return { failures, firstFailureAt, lockedUntil };
+}

@@ -1,0 +1,59 @@
+import { assertEquals, assertThrows } from "../../tests/_helpers/assert.ts";
+import { ConflictError } from "../errors.ts";
+import { assertCanEnroll, type EnrollCheck, placementsCollide } from "./capacity.ts";
+
+const placement = {
+  slotId: "s9",
+  dayOfWeek: 2,
+  startMinute: 960,
+  endMinute: 990,
+  startDate: "2026-12-01",
+  endDate: null,
+};
+
+function check(overrides: Partial<EnrollCheck> = {}): EnrollCheck {
+  return {
+    memberId: "m1",
+    placement,
+    maxStudents: 4,
+    seatsHeld: 0,
+    memberEnrollments: [],
+    ...overrides,
+  };
+}
+
+Deno.test("assertCanEnroll() accepts a free seat", () => {
+  assertCanEnroll(check({ seatsHeld: 3 }));
+});
+
+Deno.test("assertCanEnroll() refuses a full slot with slot_full", () => {
+  const error = assertThrows(
+    () => assertCanEnroll(check({ seatsHeld: 4 })),
+    ConflictError,
+  ) as ConflictError;
+  assertEquals(error.code, "slot_full");
+  assertEquals(error.message, 'Cannot enroll member "m1": slot "s9" is full (4)');
+});
+
+Deno.test("assertCanEnroll() refuses a member already taking that weekday and time", () => {
+  const held = { ...placement, id: "e1", slotId: "s8", startMinute: 975, endMinute: 1005 };
+  const error = assertThrows(
+    () => assertCanEnroll(check({ memberEnrollments: [held] })),
+    ConflictError,
+  ) as ConflictError;
+  assertEquals(error.code, "double_booked");
+});
+
+Deno.test("placementsCollide() needs the same weekday, overlapping times and overlapping dates", () => {
+  const other = { ...placement, slotId: "s8" };
+  assertEquals(placementsCollide(placement, other), true);
+  assertEquals(placementsCollide(placement, { ...other, dayOfWeek: 3 }), false);
+  assertEquals(
+    placementsCollide(placement, { ...other, startMinute: 990, endMinute: 1020 }),
+    false,
+  );
+  assertEquals(
+    placementsCollide(placement, { ...other, startDate: "2026-01-01", endDate: "2026-11-30" }),
+    false,
+  );
+});

@@ -1,0 +1,60 @@
+/**
+ * The upload whitelist, judged from the content's first bytes (never from the client's
+ * Content-Type or file name): JPEG, PNG, WebP, GIF, PDF; plain text (valid UTF-8 without NUL
+ * bytes) only for the `notes` category.
+ */
+
+export interface SniffedType {
+  contentType: string;
+  /** The extension of the stored file's generated key. */
+  extension: string;
+}
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[], offset = 0): boolean {
+  if (bytes.length < offset + prefix.length) return false;
+  return prefix.every((b, i) => bytes[offset + i] === b);
+}
+
+const ascii = (text: string) => Array.from(text, (ch) => ch.charCodeAt(0));
+
+/** The binary formats we accept, by signature. */
+export function sniffBinaryType(head: Uint8Array): SniffedType | undefined {
+  if (startsWith(head, [0xff, 0xd8, 0xff])) return { contentType: "image/jpeg", extension: "jpg" };
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
+    return { contentType: "image/png", extension: "png" };
+  }
+  if (startsWith(head, ascii("GIF87a")) || startsWith(head, ascii("GIF89a"))) {
+    return { contentType: "image/gif", extension: "gif" };
+  }
+  if (startsWith(head, ascii("RIFF")) && startsWith(head, ascii("WEBP"), 8)) {
+    return { contentType: "image/webp", extension: "webp" };
+  }
+  if (startsWith(head, ascii("%PDF-"))) return { contentType: "application/pdf", extension: "pdf" };
+  return undefined;
+}
+
+/** Plain text: valid UTF-8 and no NUL byte anywhere. */
+export function isPlainText(content: Uint8Array): boolean {
+  if (content.includes(0)) return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(content);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const TEXT_CATEGORY = "notes";
+
+/**
+ * The stored type of an upload, or undefined when it is not on the whitelist. Text is
+ * judged over the whole content, so pass all of it.
+ */
+export function sniffUpload(content: Uint8Array, category: string | null): SniffedType | undefined {
+  const binary = sniffBinaryType(content.subarray(0, 16));
+  if (binary) return binary;
+  if (category === TEXT_CATEGORY && isPlainText(content)) {
+    return { contentType: "text/plain; charset=utf-8", extension: "txt" };
+  }
+  return undefined;
+}

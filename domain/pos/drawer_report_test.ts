@@ -1,0 +1,208 @@
+import fc from "fast-check";
+import { assertEquals, assertThrows } from "../../tests/_helpers/assert.ts";
+import { buildSession, sessionSpecArb } from "./_report_fixtures.ts";
+import {
+  buildDrawerReport,
+  drawerReportToJson,
+  expectedDrawerBalance,
+  type ReportSession,
+  type ReportTransaction,
+} from "./drawer_report.ts";
+
+const OPENED = new Date("2026-11-21T14:00:00.000Z");
+const NOW = new Date("2026-11-21T18:00:00.000Z");
+
+function session(overrides: Partial<ReportSession> = {}): ReportSession {
+  return {
+    id: "s1",
+    registerId: "r1",
+    locationId: "l1",
+    status: "open",
+    openingBalanceCents: 10_000,
+    openedAt: OPENED,
+    ...overrides,
+  };
+}
+
+const SALE: ReportTransaction = {
+  id: "t1",
+  type: "sale",
+  status: "complete",
+  discount: { kind: "percent", value: 1000 },
+  lines: [
+    { grossCents: 2000, discountCents: 200, netCents: 1800, taxCents: 144 },
+    { grossCents: 500, discountCents: 0, netCents: 500, taxCents: 0, isConsumable: true },
+  ],
+  // Cash 20.00 tendered for 19.44 → amount 19.44 (change 0.56 already netted out).
+  payments: [{ method: "cash", amountCents: 1944 }],
+};
+
+const REPAIR: ReportTransaction = {
+  id: "t2",
+  type: "repair_payment",
+  status: "complete",
+  lines: [{ grossCents: 5000, discountCents: 0, netCents: 5000, taxCents: 0 }],
+  payments: [{ method: "card", amountCents: 3000 }, { method: "cash", amountCents: 2000 }],
+};
+
+const VOIDED: ReportTransaction = {
+  id: "t3",
+  type: "sale",
+  status: "voided",
+  lines: [{ grossCents: 9999, discountCents: 0, netCents: 9999, taxCents: 800 }],
+  payments: [{ method: "cash", amountCents: 10_799 }],
+};
+
+const REFUND: ReportTransaction = {
+  id: "t4",
+  type: "refund",
+  status: "complete",
+  lines: [{ grossCents: 0, discountCents: 0, netCents: -900, taxCents: -72 }],
+  payments: [{ method: "cash", amountCents: -972 }],
+};
+
+Deno.test("buildDrawerReport() builds an X report for an open session by the API §8 definitions", () => {
+  const report = buildDrawerReport({
+    session: session(),
+    transactions: [SALE, REPAIR, VOIDED, REFUND],
+    adjustments: [
+      { id: "a2", direction: "out", amountCents: 1500, reason: "Bank drop", createdAt: NOW },
+      { id: "a1", direction: "in", amountCents: 500, reason: "Change", createdAt: OPENED },
+    ],
+    generatedAt: NOW,
+  });
+  assertEquals(report.kind, "X");
+  assertEquals(report.salesSummary, {
+    transactionCount: 2,
+    grossSales: 7000,
+    discounts: 200,
+    refunds: 900,
+    netSales: 5900,
+    tax: 72,
+    total: 5972,
+  });
+  assertEquals(report.paymentBreakdown, [
+    { method: "cash", count: 3, amount: 1944 + 2000 - 972 },
+    { method: "card", count: 1, amount: 3000 },
+  ]);
+  assertEquals(report.discounts, [
+    { transactionId: "t1", kind: "percent", value: 1000, amount: 200 },
+  ]);
+  assertEquals(report.cashAccountability, {
+    openingBalance: 10_000,
+    cashSales: 3944,
+    cashRefunds: 972,
+    adjustmentsIn: 500,
+    adjustmentsOut: 1500,
+    expectedBalance: 10_000 + 3944 - 972 + 500 - 1500,
+    closingBalance: null,
+    overShort: null,
+  });
+  assertEquals(report.adjustments.map((a) => a.id), ["a1", "a2"]);
+});
+
+Deno.test("buildDrawerReport() gives a Z report with over/short once closed", () => {
+  const report = buildDrawerReport({
+    session: session({ status: "closed", closingBalanceCents: 11_900, closedAt: NOW }),
+    transactions: [SALE],
+    adjustments: [],
+    generatedAt: NOW,
+  });
+  assertEquals(report.kind, "Z");
+  assertEquals(report.cashAccountability.expectedBalance, 11_944);
+  assertEquals(report.cashAccountability.closingBalance, 11_900);
+  assertEquals(report.cashAccountability.overShort, -44);
+  assertThrows(() =>
+    buildDrawerReport({
+      session: session({ status: "closed" }),
+      transactions: [],
+      adjustments: [],
+      generatedAt: NOW,
+    }), RangeError);
+});
+
+Deno.test("buildDrawerReport() of an empty session is all zeros", () => {
+  const report = buildDrawerReport({
+    session: session({ openingBalanceCents: 0 }),
+    transactions: [],
+    adjustments: [],
+    generatedAt: NOW,
+  });
+  assertEquals(report.salesSummary.total, 0);
+  assertEquals(report.paymentBreakdown, []);
+  assertEquals(report.cashAccountability.expectedBalance, 0);
+});
+
+Deno.test("drawerReportToJson() writes money as strings and times as ISO", () => {
+  const json = drawerReportToJson(buildDrawerReport({
+    session: session({ status: "closed", closingBalanceCents: 10_900, closedAt: NOW }),
+    transactions: [SALE, REFUND],
+    adjustments: [{ id: "a1", direction: "in", amountCents: 5, reason: "x", createdAt: NOW }],
+    generatedAt: NOW,
+  }));
+  assertEquals(json.salesSummary, {
+    transactionCount: 1,
+    grossSales: "20.00",
+    discounts: "2.00",
+    refunds: "9.00",
+    netSales: "9.00",
+    tax: "0.72",
+    total: "9.72",
+  });
+  assertEquals(json.discounts, [{
+    transactionId: "t1",
+    kind: "percent",
+    value: "10.00",
+    amount: "2.00",
+  }]);
+  // expected = 100.00 + 19.44 − 9.72 + 0.05 = 109.77; closing 109.00
+  assertEquals(json.cashAccountability.expectedBalance, "109.77");
+  assertEquals(json.cashAccountability.overShort, "-0.77");
+  assertEquals(json.generatedAt, "2026-11-21T18:00:00.000Z");
+  assertEquals(json.adjustments[0]?.amount, "0.05");
+  assertEquals(JSON.parse(JSON.stringify(json)), json);
+});
+
+Deno.test("drawer reports reconcile for any session (net = gross − discounts − refunds, cash, tenders)", () => {
+  fc.assert(
+    fc.property(sessionSpecArb("s"), (spec) => {
+      const built = buildSession(spec);
+      const report = buildDrawerReport({ ...built, generatedAt: NOW });
+      const { salesSummary: s, cashAccountability: c } = report;
+      const e = built.expected;
+      assertEquals(s.transactionCount, e.transactionCount);
+      assertEquals(s.grossSales, e.grossSales);
+      assertEquals(s.discounts, e.discounts);
+      assertEquals(s.refunds, e.refunds);
+      assertEquals(s.netSales, s.grossSales - s.discounts - s.refunds);
+      assertEquals(s.tax, e.taxCollected - e.taxRefunded);
+      assertEquals(s.total, s.netSales + s.tax);
+      // Every counted sale was paid in full and every refund paid out in full.
+      assertEquals(report.paymentBreakdown.reduce((a, r) => a + r.amount, 0), s.total);
+      // Expected cash = opening + cash payments − change − cash refunds + in − out.
+      assertEquals(
+        c.expectedBalance,
+        spec.openingBalanceCents + e.cashTendered - e.cashChange - e.cashRefunds +
+          e.adjustmentsIn - e.adjustmentsOut,
+      );
+      assertEquals(c.cashSales, e.cashTendered - e.cashChange);
+      assertEquals(c.cashRefunds, e.cashRefunds);
+      assertEquals(c.expectedBalance, expectedDrawerBalance(c));
+      if (spec.status === "closed") {
+        assertEquals(report.kind, "Z");
+        assertEquals(c.overShort, spec.closingDelta);
+        assertEquals(c.overShort, (c.closingBalance ?? 0) - c.expectedBalance);
+      } else {
+        assertEquals([report.kind, c.closingBalance, c.overShort], ["X", null, null]);
+      }
+      // Voided and pending transactions count nowhere.
+      const withoutThem = buildDrawerReport({
+        ...built,
+        transactions: built.transactions.filter((t) => t.status === "complete"),
+        generatedAt: NOW,
+      });
+      assertEquals(withoutThem, report);
+    }),
+    { numRuns: 200 },
+  );
+});

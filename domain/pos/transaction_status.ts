@@ -1,0 +1,112 @@
+/**
+ * The transaction status machine (API §8; SEED-SPEC "Transaction"):
+ *
+ *   pending ──complete──▶ complete ──void (drawer session still open)──▶ voided
+ *      └─────────────void──────────────────────────────────────────────▶ voided
+ *
+ * - Items, discount and payments change only while `pending`.
+ * - `complete` needs `pending` and a zero balance (ConflictError `balance_due` otherwise).
+ * - `void`: a pending transaction, or a complete one whose drawer session is still open.
+ *   Refund transactions are final and cannot be voided (a mistaken refund is corrected by a
+ *   new sale). Voided is terminal.
+ * - Refunds: only complete `sale` and `repair_payment` transactions can be refunded.
+ *
+ * Every refused move is a ConflictError `invalid_transition` (409), except the balance rule.
+ */
+import { ConflictError } from "../errors.ts";
+import type { Cents } from "./money.ts";
+
+export type TransactionType = "sale" | "repair_payment" | "refund";
+export type TransactionStatus = "pending" | "complete" | "voided";
+
+export type TransactionAction = "edit" | "complete" | "void" | "refund";
+
+export interface TransactionState {
+  id?: string;
+  type: TransactionType;
+  status: TransactionStatus;
+}
+
+function refuse(tx: TransactionState, what: string): never {
+  const name = tx.id ? `transaction "${tx.id}"` : "the transaction";
+  throw new ConflictError("invalid_transition", `Cannot ${what} ${name}: it is ${tx.status}`);
+}
+
+/** Items, discount and payment changes: only while pending. */
+export function assertEditable(tx: TransactionState): void {
+  if (tx.status !== "pending") refuse(tx, "change");
+}
+
+/**
+ * Completing: only a pending sale or repair payment (refund transactions are created
+ * complete), and only with nothing left to pay (ConflictError `balance_due`).
+ */
+export function assertCanComplete(tx: TransactionState & { balanceDueCents: Cents }): void {
+  if (tx.status !== "pending" || tx.type === "refund") refuse(tx, "complete");
+  if (tx.balanceDueCents !== 0) {
+    throw new ConflictError(
+      "balance_due",
+      `Cannot complete ${tx.id ? `transaction "${tx.id}"` : "the transaction"}: ` +
+        `balance due is ${tx.balanceDueCents} cents`,
+    );
+  }
+}
+
+/**
+ * Voiding: a pending transaction, or a complete sale/repair payment whose drawer session is
+ * still open (`drawerSessionOpen`; ignored for pending transactions, which have none).
+ */
+export function assertCanVoid(tx: TransactionState & { drawerSessionOpen: boolean }): void {
+  if (tx.type === "refund") refuse(tx, "void");
+  if (tx.status === "pending") return;
+  if (tx.status === "complete") {
+    if (tx.drawerSessionOpen) return;
+    throw new ConflictError(
+      "invalid_transition",
+      `Cannot void ${
+        tx.id ? `transaction "${tx.id}"` : "the transaction"
+      }: its drawer session is closed (refund it instead)`,
+    );
+  }
+  refuse(tx, "void");
+}
+
+/** Refunding: only complete sale and repair_payment transactions. */
+export function assertCanRefund(tx: TransactionState): void {
+  if (tx.type === "refund") {
+    throw new ConflictError("invalid_transition", "A refund cannot itself be refunded");
+  }
+  if (tx.status !== "complete") refuse(tx, "refund");
+}
+
+/** Whether `action` is allowed now (the boolean form of the asserts above). */
+export function canPerform(
+  action: TransactionAction,
+  tx: TransactionState & { balanceDueCents?: Cents; drawerSessionOpen?: boolean },
+): boolean {
+  try {
+    switch (action) {
+      case "edit":
+        assertEditable(tx);
+        break;
+      case "complete":
+        assertCanComplete({ ...tx, balanceDueCents: tx.balanceDueCents ?? 0 });
+        break;
+      case "void":
+        assertCanVoid({ ...tx, drawerSessionOpen: tx.drawerSessionOpen ?? false });
+        break;
+      case "refund":
+        assertCanRefund(tx);
+        break;
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof ConflictError) return false;
+    throw error;
+  }
+}
+
+/** The status after a successful `complete` or `void`. */
+export function nextStatus(action: "complete" | "void"): TransactionStatus {
+  return action === "complete" ? "complete" : "voided";
+}

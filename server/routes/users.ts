@@ -1,0 +1,139 @@
+/** Staff users and their roles (API §3). Every route needs a full login (no POS token). */
+import type { AppDeps } from "../../app/deps.ts";
+import { dataResponse, idParams, listResponse } from "../../app/schemas.ts";
+import {
+  assignRoleBody,
+  createUserBody,
+  resetLinkSchema,
+  roleSummarySchema,
+  updateUserBody,
+  userListQuery,
+  userRoleParams,
+  userSchema,
+  userStatusBody,
+} from "../../app/auth/auth_schemas.ts";
+import {
+  assignRole,
+  createStaffUser,
+  getUser,
+  removeRole,
+  rolesOfUser,
+  searchUsers,
+  setUserStatus,
+  updateUser,
+} from "../../app/auth/users.ts";
+import { auditActor } from "../../app/audit/audit_repo.ts";
+import { z } from "zod";
+import { ApiRouter } from "../route.ts";
+
+export function userRoutes(deps: AppDeps): ApiRouter {
+  return new ApiRouter(deps, "/users", "Users")
+    .route({
+      method: "get",
+      path: "/",
+      summary: "List users",
+      description: "Sortable by email, lastName (default), createdAt; `q` searches email, first " +
+        "and last name; filter `isActive`. Roles are included inline.",
+      access: "users.view",
+      fullLogin: true,
+      query: userListQuery,
+      responses: { 200: { description: "A page of users", schema: listResponse(userSchema) } },
+    }, async (c, { query }) => c.json(await searchUsers(deps, query)))
+    .route(
+      {
+        method: "post",
+        path: "/",
+        summary: "Create a staff user",
+        description: "employeeNumber (4 digits, unique) is the lowest free one from 0001 when " +
+          "omitted. Without `password`, `resetLink` (valid 1 hour) lets the user choose one. " +
+          "Email or employee number in use → 409 `duplicate`; unknown role id → 400 `invalid_reference`.",
+        access: "users.admin",
+        fullLogin: true,
+        body: createUserBody,
+        responses: {
+          201: {
+            description: "The new user",
+            schema: z.object({ user: userSchema, resetLink: resetLinkSchema.optional() }),
+          },
+        },
+      },
+      async (c, { body, actor }) =>
+        c.json(await createStaffUser(deps, auditActor(actor), body), 201),
+    )
+    .route({
+      method: "get",
+      path: "/:id",
+      summary: "Get a user",
+      access: "users.view",
+      fullLogin: true,
+      params: idParams,
+      responses: { 200: { description: "The user", schema: userSchema } },
+    }, async (c, { params }) => c.json(await getUser(deps, params.id)))
+    .route(
+      {
+        method: "patch",
+        path: "/:id",
+        summary: "Update a user's names or employee number",
+        access: "users.edit",
+        fullLogin: true,
+        params: idParams,
+        body: updateUserBody,
+        responses: { 200: { description: "The updated user", schema: userSchema } },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await updateUser(deps, auditActor(actor), params.id, body)),
+    )
+    .route(
+      {
+        method: "patch",
+        path: "/:id/status",
+        summary: "Enable or disable a user",
+        description: "Disabling revokes every token of the user at once; re-enabling does not " +
+          "revive them. A disabled user is refused with 401 `user_disabled`.",
+        access: "users.admin",
+        fullLogin: true,
+        params: idParams,
+        body: userStatusBody,
+        responses: { 200: { description: "The user", schema: userSchema } },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await setUserStatus(deps, auditActor(actor), params.id, body.isActive)),
+    )
+    .route({
+      method: "get",
+      path: "/:id/roles",
+      summary: "Roles of a user",
+      access: "users.view",
+      fullLogin: true,
+      params: idParams,
+      responses: { 200: { description: "The roles", schema: dataResponse(roleSummarySchema) } },
+    }, async (c, { params }) => c.json({ data: await rolesOfUser(deps, params.id) }))
+    .route(
+      {
+        method: "post",
+        path: "/:id/roles",
+        summary: "Assign a role to a user",
+        description: "Applies to the user's existing tokens at once. A role the user already " +
+          "has → 409 `duplicate`; an unknown role → 400 `invalid_reference`.",
+        access: "users.edit",
+        fullLogin: true,
+        params: idParams,
+        body: assignRoleBody,
+        responses: { 201: { description: "The assigned role", schema: roleSummarySchema } },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await assignRole(deps, auditActor(actor), params.id, body.roleId), 201),
+    )
+    .route({
+      method: "delete",
+      path: "/:id/roles/:roleId",
+      summary: "Remove a role from a user",
+      access: "users.edit",
+      fullLogin: true,
+      params: userRoleParams,
+      responses: { 204: { description: "Removed" } },
+    }, async (c, { params, actor }) => {
+      await removeRole(deps, auditActor(actor), params.id, params.roleId);
+      return c.body(null, 204);
+    });
+}

@@ -1,0 +1,195 @@
+/**
+ * Child processes for end-to-end tests: the `ops` CLI and the real server (`main.ts`) on an
+ * embedded data directory of the test's own, plus a data directory prepared with a user.
+ */
+import { openDatabase } from "../../app/db/connect.ts";
+import { migrateToLatest } from "../../app/db/migrate.ts";
+import { runSeeds } from "../../app/seed.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** The environment of a child: embedded database in `dataDir` unless `env` says otherwise. */
+export function childEnv(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Record<string, string> {
+  const base = Deno.env.toObject();
+  delete base["DATABASE_URL"];
+  delete base["TEST_DATABASE_URL"];
+  delete base["OPS_SERVER"];
+  delete base["OPS_TOKEN"];
+  return {
+    ...base,
+    DATA_DIR: dataDir,
+    APP_ENV: "development",
+    JWT_SECRET: "process-test-secret-that-is-at-least-32-bytes",
+    BCRYPT_COST: "4",
+    LOG_LEVEL: "info",
+    NO_COLOR: "1",
+    ...env,
+  };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `deno run -A cli/main.ts ...args` and collects its output. */
+export async function runOps(
+  args: string[],
+  options: { dataDir: string; env?: Record<string, string>; stdin?: string },
+): Promise<CliResult> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "cli/main.ts", ...args],
+    cwd: ROOT,
+    env: childEnv(options.dataDir, options.env),
+    clearEnv: true,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** Every stdout line so far (JSON log lines). */
+  lines: string[];
+  stderr(): string;
+  kill(signal: Deno.Signal): void;
+  /** Resolves with the exit status once the process has ended. */
+  status: Promise<Deno.CommandStatus>;
+}
+
+async function collectLines(
+  stream: ReadableStream<Uint8Array>,
+  lines: string[],
+  onLine: (line: string) => void,
+): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of stream) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let newline;
+    while ((newline = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      lines.push(line);
+      onLine(line);
+    }
+  }
+  if (buffer) {
+    lines.push(buffer);
+    onLine(buffer);
+  }
+}
+
+/**
+ * Starts `deno run -A main.ts` on a free port and waits for its `listening` log line.
+ * Rejects (with its stderr) when the process ends before listening.
+ */
+export async function startServer(
+  options: { dataDir: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<ServerProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    cwd: ROOT,
+    env: childEnv(options.dataDir, { PORT: "0", ...options.env }),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const lines: string[] = [];
+  let stderrText = "";
+  let resolveUrl!: (url: string) => void;
+  const listening = new Promise<string>((resolve) => (resolveUrl = resolve));
+  collectLines(child.stdout, lines, (line) => {
+    try {
+      const entry = JSON.parse(line);
+      if (entry.msg === "listening") resolveUrl(entry.url);
+    } catch {
+      // Not a log line.
+    }
+  }).catch(() => {});
+  const stderrDone = collectLines(child.stderr, [], (line) => (stderrText += line + "\n"))
+    .catch(() => {});
+  const status = child.status.then(async (s) => {
+    await stderrDone;
+    return s;
+  });
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const url = await Promise.race([
+    listening,
+    status.then((s) => {
+      throw new Error(`The server exited (code ${s.code}) before listening:\n${stderrText}`);
+    }),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("The server did not start in time")), timeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  return {
+    url,
+    pid: child.pid,
+    lines,
+    stderr: () => stderrText,
+    kill: (signal) => {
+      try {
+        child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+    },
+    status,
+  };
+}
+
+export interface PreparedDataDir {
+  dataDir: string;
+  /** An active user holding the `admin` system role (for X-Dev-User with DEV_BYPASS). */
+  adminEmail: string;
+}
+
+/** A fresh embedded data directory, migrated and seeded, with an admin user in it. */
+export async function prepareDataDir(): Promise<PreparedDataDir> {
+  const dataDir = await Deno.makeTempDir({ prefix: "shop-proc-" });
+  const handle = await openDatabase({ dataDir });
+  const adminEmail = "admin@example.test";
+  try {
+    await migrateToLatest(handle.db);
+    await runSeeds(handle.db);
+    const id = crypto.randomUUID();
+    await handle.db.insertInto("users").values({
+      id,
+      email: adminEmail,
+      first_name: "Ada",
+      last_name: "Admin",
+      employee_number: "0001",
+    }).execute();
+    const role = await handle.db.selectFrom("roles").select("id").where("slug", "=", "admin")
+      .executeTakeFirstOrThrow();
+    await handle.db.insertInto("user_roles").values({ user_id: id, role_id: role.id }).execute();
+  } finally {
+    await handle.close();
+  }
+  return { dataDir, adminEmail };
+}
+
+export async function removeDir(path: string): Promise<void> {
+  await Deno.remove(path, { recursive: true }).catch(() => {});
+}

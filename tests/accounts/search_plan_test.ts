@@ -1,0 +1,135 @@
+/**
+ * Searches use indexes: on 100,000 members of 50,000 accounts (PostgreSQL only), the plans of the accounts and
+ * members list queries with `q` contain no sequential scan of members (or accounts).
+ */
+import { CompiledQuery, Kysely } from "kysely";
+import { PostgresJSDialect } from "kysely-postgres-js";
+import postgres from "postgres";
+import { assert, assertEquals } from "../_helpers/assert.ts";
+import { createTestApp, type TestApp } from "../_helpers/test_app.ts";
+import { sql, testServerUrl } from "../_helpers/test_db.ts";
+import type { Database } from "../../app/db/database.ts";
+import { listAccounts } from "../../app/accounts/accounts_repo.ts";
+import { listMembers } from "../../app/accounts/members.ts";
+import type { AppDeps } from "../../app/deps.ts";
+
+const onPostgres = testServerUrl() !== undefined;
+
+let t: TestApp;
+let traced: Kysely<Database>;
+let client: postgres.Sql;
+const captured: CompiledQuery[] = [];
+
+Deno.test.beforeAll(async () => {
+  if (!onPostgres) return;
+  t = await createTestApp();
+  const db = t.deps.db;
+  // Bulk load without the trigram indexes, then build them once (much faster than
+  // maintaining them row by row); the definitions are the migration's.
+  const { rows: indexes } = await sql<{ indexdef: string; indexname: string }>`
+    SELECT indexname, indexdef FROM pg_indexes
+    WHERE indexname IN ('members_search_trgm', 'accounts_search_trgm', 'accounts_name_trgm')`
+    .execute(db);
+  assertEquals(indexes.length, 3);
+  for (const index of indexes) await sql`DROP INDEX ${sql.ref(index.indexname)}`.execute(db);
+  await sql`
+    INSERT INTO accounts (id, account_number, name, email, phone, created_at, updated_at)
+    SELECT md5('a' || i)::uuid, 'B-' || lpad(i::text, 7, '0'),
+           initcap(substr(md5('n' || i), 1, 9)) || ' Family',
+           substr(md5('e' || i), 1, 10) || '@bulk.test', '555-' || lpad(i::text, 7, '0'),
+           now() - (i || ' minutes')::interval, now()
+    FROM generate_series(1, 50000) AS i`.execute(db);
+  await sql`
+    INSERT INTO members (id, account_id, first_name, last_name, email, created_at, updated_at)
+    SELECT md5('m' || j)::uuid, md5('a' || ((j - 1) / 2 + 1))::uuid,
+           initcap(substr(md5('f' || j), 1, 8)), initcap(substr(md5('l' || j), 1, 10)),
+           substr(md5('x' || j), 1, 12) || '@bulk.test',
+           now() - (j || ' seconds')::interval, now()
+    FROM generate_series(1, 100000) AS j`.execute(db);
+  for (const index of indexes) await sql.raw(index.indexdef).execute(db);
+  await sql`ANALYZE accounts`.execute(db);
+  await sql`ANALYZE members`.execute(db);
+  client = postgres(t.database.url!, { max: 2, onnotice: () => {} });
+  traced = new Kysely<Database>({
+    dialect: new PostgresJSDialect({ postgres: client }),
+    log: (event) => {
+      if (event.level === "query") captured.push(event.query);
+    },
+  });
+});
+Deno.test.afterAll(async () => {
+  if (!onPostgres) return;
+  await traced.destroy();
+  await t.close();
+});
+
+async function planOf(run: () => Promise<unknown>): Promise<string> {
+  captured.length = 0;
+  await run();
+  const query = captured.find((q) => /count\(\*\) over/i.test(q.sql));
+  assert(query, "the list query was captured");
+  const result = await traced.executeQuery<{ "QUERY PLAN": string }>(
+    CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]),
+  );
+  return result.rows.map((r) => r["QUERY PLAN"]).join("\n");
+}
+
+async function lastNameOf(n: number): Promise<string> {
+  const { rows } = await sql<{ last_name: string }>`
+    SELECT last_name FROM members WHERE id = md5(${"m" + n})::uuid`.execute(t.deps.db);
+  return rows[0]!.last_name;
+}
+
+Deno.test({
+  name: "account search on 100,000 members uses the trigram indexes, not a scan of members",
+  ignore: !onPostgres,
+  async fn() {
+    const name = await lastNameOf(77777);
+    const deps = { ...t.deps, db: traced } as AppDeps;
+    const params = { page: 1, limit: 25, q: name, sort: "name" as const, order: "asc" as const };
+    const plan = await planOf(() => listAccounts(traced, params));
+    assert(!/Seq Scan on members/.test(plan), plan);
+    assert(/members_search_trgm/.test(plan), plan);
+    const started = performance.now();
+    const page = await listAccounts(deps.db, params);
+    const ms = performance.now() - started;
+    assert(
+      page.data.some((a) =>
+        a.accountNumber === `B-${String(Math.floor(77776 / 2) + 1).padStart(7, "0")}`
+      ),
+    );
+    console.log(
+      `account search on 100k members: ${ms.toFixed(1)} ms; accounts scanned: ${
+        /Seq Scan on accounts/.test(plan)
+      }`,
+    );
+  },
+});
+
+Deno.test({
+  name: "member search on 100,000 members (names, email, account name) uses indexes, not a scan",
+  ignore: !onPostgres,
+  async fn() {
+    const name = await lastNameOf(4242);
+    const deps = { ...t.deps, db: traced } as AppDeps;
+    const params = {
+      page: 1,
+      limit: 25,
+      q: name,
+      sort: "lastName" as const,
+      order: "asc" as const,
+    };
+    const plan = await planOf(() => listMembers(deps, params));
+    assert(!/Seq Scan on members/.test(plan), plan);
+    assert(/members_search_trgm/.test(plan), plan);
+    const started = performance.now();
+    const page = await listMembers(deps, params);
+    const ms = performance.now() - started;
+    assertEquals(page.data.some((m) => m.lastName === name), true);
+    console.log(
+      `member search on 100k members: ${ms.toFixed(1)} ms; accounts scanned: ${
+        /Seq Scan on accounts/.test(plan)
+      }`,
+    );
+  },
+});

@@ -1,0 +1,56 @@
+/** Helpers of the identity tests: register/login through the API, read the outbox. */
+import { decryptBody } from "../../app/email/outbox.ts";
+import { listOutbox } from "../../app/email/outbox_repo.ts";
+import { assertEquals } from "../_helpers/assert.ts";
+import { api, type TestApp } from "../_helpers/test_app.ts";
+
+let counter = 0;
+
+export function uniqueEmail(prefix = "person"): string {
+  return `${prefix}${++counter}-${crypto.randomUUID().slice(0, 8)}@example.test`;
+}
+
+export const PASSWORD = "correct horse battery";
+
+export async function registerAndLogin(
+  t: TestApp,
+  overrides: { email?: string; password?: string } = {},
+): Promise<{ id: string; email: string; token: string; employeeNumber: string }> {
+  const email = overrides.email ?? uniqueEmail();
+  const password = overrides.password ?? PASSWORD;
+  const reg = await api(t.app, "POST", "/v1/auth/register", {
+    body: { email, password, firstName: "Pat", lastName: "Doe" },
+  });
+  assertEquals(reg.status, 201, reg.text);
+  const login = await api(t.app, "POST", "/v1/auth/login", { body: { email, password } });
+  assertEquals(login.status, 200, login.text);
+  return {
+    id: reg.body.user.id,
+    email,
+    token: login.body.accessToken,
+    employeeNumber: reg.body.user.employeeNumber,
+  };
+}
+
+/** The decrypted bodies of the outbox messages to `email`, oldest first. */
+export async function mailsTo(t: TestApp, email: string): Promise<string[]> {
+  const rows = await listOutbox(t.deps.db, { toAddress: email });
+  return await Promise.all(rows.map((r) => decryptBody(t.deps.config, r.bodyEncrypted!)));
+}
+
+export function tokenFromMail(body: string): string {
+  const match = /token=([A-Za-z0-9_%-]+)/.exec(body);
+  if (!match) throw new Error("no token in the mail");
+  return decodeURIComponent(match[1]!);
+}
+
+/** A clock the test can move forward. */
+export function movableClock() {
+  let offsetMs = 0;
+  return {
+    now: () => new Date(Date.now() + offsetMs),
+    advance(ms: number) {
+      offsetMs += ms;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/** `/docs`: the interactive reference works offline, from the pinned swagger-ui-dist package. */
+import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
+import { createTestApp, type TestApp } from "../_helpers/test_app.ts";
+
+let t: TestApp;
+
+Deno.test.beforeAll(async () => {
+  t = await createTestApp();
+});
+Deno.test.afterAll(async () => {
+  await t.close();
+});
+
+Deno.test("GET /docs is an HTML page that loads only local assets", async () => {
+  const res = await t.app.request("/docs");
+  assertEquals(res.status, 200);
+  assertStringIncludes(res.headers.get("Content-Type") ?? "", "text/html");
+  const html = await res.text();
+  const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+  assert(sources.length >= 3);
+  for (const source of sources) assert(source.startsWith("/"), `${source} is not local`);
+  assertStringIncludes(html, "/docs/assets/swagger-ui-bundle.js");
+});
+
+Deno.test("the reference's JavaScript and CSS are served from the package, the init script points at the spec", async () => {
+  const bundle = await t.app.request("/docs/assets/swagger-ui-bundle.js");
+  assertEquals(bundle.status, 200);
+  assertStringIncludes(bundle.headers.get("Content-Type")!, "javascript");
+  const code = await bundle.text();
+  assert(code.length > 100_000);
+  assertStringIncludes(code, "SwaggerUIBundle");
+
+  const css = await t.app.request("/docs/assets/swagger-ui.css");
+  assertEquals(css.status, 200);
+  assertStringIncludes(css.headers.get("Content-Type")!, "text/css");
+  await css.body?.cancel();
+
+  const init = await t.app.request("/docs/assets/init.js");
+  assertEquals(init.status, 200);
+  assertStringIncludes(await init.text(), '"/v1/openapi.json"');
+});
+
+Deno.test("only the known asset files are served", async () => {
+  for (const path of ["/docs/assets/package.json", "/docs/assets/..%2Fpackage.json"]) {
+    const res = await t.app.request(path);
+    assertEquals(res.status, 404, path);
+    await res.body?.cancel();
+  }
+});
