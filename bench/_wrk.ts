@@ -123,7 +123,9 @@ function luaScript(expectStatus: number | undefined): string {
   const checkStatus = expectStatus !== undefined && (expectStatus < 200 || expectStatus >= 400);
   return `
 local reqs, n = {}, 0
-local idx, step, last, bad = 0, 1, -1, 0
+local idx, step = 0, 1
+-- Globals (not locals): done() reads them from each thread with thread:get().
+last, bad = -1, 0
 local threads, created = {}, 0
 function setup(thread)
   thread:set("tid", created)

@@ -353,7 +353,8 @@ async function main(): Promise<void> {
           };
           await runPgbench({ ...options, seconds: WARMUP_S });
           result.pgbench = await runPgbench({ ...options, seconds: DURATION_S });
-          result.ratioToPgbench = Math.round(measured.requestsPerSecond / result.pgbench.tps * 100) /
+          result.ratioToPgbench =
+            Math.round(measured.requestsPerSecond / result.pgbench.tps * 100) /
             100;
           result.pgbenchScript = scenario.pgbenchScript;
           result.pgbenchDefines = scenario.pgbenchDefines;

@@ -11,6 +11,7 @@ import * as createFiles from "./20261121_110100_create_files.ts";
 import * as createInventory from "./20261121_120000_create_inventory.ts";
 import * as createLessons from "./20261121_130000_create_lessons.ts";
 import * as createPos from "./20261121_140000_create_pos.ts";
+import * as addAuditSearchIndex from "./20261121_150000_add_audit_search_index.ts";
 
 export const migrations: Record<string, Migration> = {
   "20261121_090000_create_platform": createPlatform,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "20261121_120000_create_inventory": createInventory,
   "20261121_130000_create_lessons": createLessons,
   "20261121_140000_create_pos": createPos,
+  "20261121_150000_add_audit_search_index": addAuditSearchIndex,
 };

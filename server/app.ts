@@ -68,14 +68,16 @@ export function createAppWithRoutes(
 ): AppWithRoutes {
   const app = new Hono<AppEnv>();
   app.use("*", requestContext(deps.logger));
+  const jsonBodyLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT_BYTES,
+    onError: () => {
+      throw new PayloadTooLargeError("The request body is larger than 1 MiB");
+    },
+  });
   app.use("/v1/*", (c, next) => {
+    if (!c.req.raw.body) return next(); // GET/HEAD and empty bodies: nothing to limit.
     if ((c.req.header("Content-Type") ?? "").startsWith("multipart/form-data")) return next();
-    return bodyLimit({
-      maxSize: JSON_BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new PayloadTooLargeError("The request body is larger than 1 MiB");
-      },
-    })(c, next);
+    return jsonBodyLimit(c, next);
   });
   app.use("/v1/*", idempotency(deps));
 

@@ -2,7 +2,7 @@
 import { type Selectable, sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
-import { paginate } from "../db/pagination.ts";
+import { paginate, paginateByShape, type ShapeMemo } from "../db/pagination.ts";
 import {
   deleteById,
   hasRow,
@@ -194,11 +194,10 @@ export function softDeleteAccount(db: Db, id: string, now: Date): Promise<boolea
  * member's search text (names, email): ids from both trigram indexes, united, so neither
  * table is scanned.
  */
-export function listAccounts(db: Db, params: ListParams) {
+function accountListBase(db: Db, pattern: string | undefined) {
   let query = db.selectFrom("accounts as a").select(accountColumns)
     .where("a.deleted_at", "is", null);
-  if (params.q) {
-    const pattern = likePattern(params.q);
+  if (pattern !== undefined) {
     query = query.where(
       "a.id",
       "in",
@@ -209,11 +208,27 @@ export function listAccounts(db: Db, params: ListParams) {
         ),
     );
   }
-  return paginate(query, params, {
-    sortColumns: { name: "a.name", accountNumber: "a.account_number", createdAt: "a.created_at" },
-    tieBreaker: "a.id",
-    map: (row) => toAccount(row),
-  });
+  return query;
+}
+
+/** Compiled account-list SQL per shape (see `paginateByShape`). */
+const accountListSql: ShapeMemo = new Map();
+
+export function listAccounts(db: Db, params: ListParams) {
+  const pattern = params.q ? likePattern(params.q) : undefined;
+  return paginateByShape(
+    db,
+    accountListSql,
+    pattern === undefined ? "" : "q",
+    pattern === undefined ? [] : [pattern, pattern],
+    () => accountListBase(db, pattern),
+    params,
+    {
+      sortColumns: { name: "a.name", accountNumber: "a.account_number", createdAt: "a.created_at" },
+      tieBreaker: "a.id",
+      map: (row) => toAccount(row),
+    },
+  );
 }
 
 // ============================================================================== members
@@ -420,8 +435,22 @@ export async function listIdTypes(db: Db): Promise<IdTypeRecord[]> {
   return rows.map((r) => ({ id: r.id, value: r.value, label: r.label, isBuiltIn: r.is_built_in }));
 }
 
+/** Whether `value` exists, holding a key-share lock so it cannot be deleted before commit. */
 export async function idTypeExists(db: Db, value: string): Promise<boolean> {
-  return await hasRow(db.selectFrom("id_types").select("id").where("value", "=", value));
+  return await hasRow(
+    db.selectFrom("id_types").select("id").where("value", "=", value).forKeyShare(),
+  );
+}
+
+export async function findIdType(db: Db, id: string): Promise<IdTypeRecord | undefined> {
+  const r = await db.selectFrom("id_types").select(["id", "value", "label", "is_built_in"])
+    .where("id", "=", id).executeTakeFirst();
+  return r && { id: r.id, value: r.value, label: r.label, isBuiltIn: r.is_built_in };
+}
+
+/** Deletes an id type; an identifier still using it makes this fail (foreign key). */
+export async function deleteIdTypeRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom("id_types").where("id", "=", id).execute();
 }
 
 export async function insertIdType(

@@ -4,7 +4,14 @@ import type { AppDeps } from "../deps.ts";
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/db_errors.ts";
 import { uuidv7 } from "../ids.ts";
-import { type IdTypeRecord, insertIdType, listIdTypes } from "./accounts_repo.ts";
+import { deleteLookupRow } from "../lookups.ts";
+import {
+  deleteIdTypeRow,
+  findIdType,
+  type IdTypeRecord,
+  insertIdType,
+  listIdTypes,
+} from "./accounts_repo.ts";
 
 export const BUILT_IN_ID_TYPES: ReadonlyArray<{ value: string; label: string }> = [
   { value: "drivers_license", label: "Driver's license" },
@@ -45,4 +52,17 @@ export async function createIdType(
     throw error;
   }
   return { id, value: input.value, label: input.label, isBuiltIn: false };
+}
+
+/**
+ * Built-ins → 409 built_in; a type used by any member identifier → 409 in_use (the
+ * identifiers' foreign key refuses the delete; identifier writes key-share lock the type).
+ */
+export async function deleteIdType(deps: AppDeps, id: string): Promise<void> {
+  await deleteLookupRow(deps.db, {
+    label: "id type",
+    usedBy: "member identifiers",
+    find: findIdType,
+    remove: deleteIdTypeRow,
+  }, id);
 }

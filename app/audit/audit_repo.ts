@@ -3,10 +3,11 @@
  * records, so the entry exists exactly when the action happened. Details never hold secrets
  * (no passwords, PINs, tokens or links).
  */
+import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { jsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
-import type { ListParams } from "../schemas.ts";
+import { likePattern, type ListParams } from "../schemas.ts";
 import { uuidv7 } from "../ids.ts";
 import type { AuditDetails } from "./audit_tables.ts";
 
@@ -70,6 +71,11 @@ export interface AuditFilters {
   to?: string;
 }
 
+/** The text `q` searches: exactly the expression indexed by audit_log_search_trgm_idx. */
+const auditSearchText = sql<string>`(action || ' ' || coalesce(actor_email, '') || ' ' ||
+  coalesce(entity_type, ''))`;
+
+/** `q`: case-insensitive substring of action, actor email or entity type. */
 export function listAuditLog(db: Db, params: ListParams & AuditFilters) {
   let query = db.selectFrom("audit_log").select([
     "id",
@@ -87,8 +93,9 @@ export function listAuditLog(db: Db, params: ListParams & AuditFilters) {
   if (params.entityId) query = query.where("entity_id", "=", params.entityId);
   if (params.from) query = query.where("at", ">=", new Date(params.from));
   if (params.to) query = query.where("at", "<=", new Date(params.to));
+  if (params.q) query = query.where(auditSearchText, "ilike", likePattern(params.q));
   return paginate(query, params, {
-    sortColumns: { at: "at" },
+    sortColumns: { at: "at", createdAt: "at" },
     tieBreaker: "id",
     map: (row): AuditRecord => ({
       id: row.id,

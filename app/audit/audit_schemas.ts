@@ -14,7 +14,7 @@ export const auditEventSchema = z.object({
 });
 
 export const auditListQuery = listQuery({
-  sort: ["at"],
+  sort: ["at", "createdAt"],
   defaultSort: "at",
   defaultOrder: "desc",
   filters: {

@@ -21,7 +21,37 @@ export interface TokenSigner {
   verify(token: string, now: Date): Promise<TokenClaims>;
 }
 
+/** Verified tokens remembered per process (cleared when full). */
+const VERIFIED_CACHE_MAX = 10_000;
+
+interface VerifiedToken {
+  claims: TokenClaims;
+  /** Expiry and not-before (epoch seconds), re-checked on every use. */
+  exp: number;
+  nbf: number | undefined;
+}
+
+/**
+ * Signs and verifies HS256 tokens. The HMAC key is imported once (jose would import a raw
+ * secret on every call), and a token that verified is remembered by its exact text, so the
+ * next request with it costs a map lookup plus the time checks (exp, nbf) against `now`:
+ * the signature covers the whole text, so the same text carries the same claims. Invalid
+ * tokens are never remembered. Revocation is not decided here (token and PIN versions are
+ * checked against the user on every request, see actor.ts).
+ */
 export function createTokenSigner(secret: Uint8Array): TokenSigner {
+  let key: Promise<CryptoKey> | undefined;
+  const hmacKey = () =>
+    key ??= crypto.subtle.importKey(
+      "raw",
+      secret as BufferSource,
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    );
+  const verified = new Map<string, VerifiedToken>();
+  const invalid = () =>
+    new UnauthenticatedError("unauthenticated", "The access token is invalid or expired");
   return {
     sign(claims, ttlSeconds, now) {
       const iat = Math.floor(now.getTime() / 1000);
@@ -36,8 +66,17 @@ export function createTokenSigner(secret: Uint8Array): TokenSigner {
         .sign(secret);
     },
     async verify(token, now) {
+      const nowSeconds = Math.floor(now.getTime() / 1000);
+      const known = verified.get(token);
+      if (known) {
+        // The same checks jose makes (no clock tolerance): exp <= now or nbf > now → refused.
+        if (known.exp <= nowSeconds || (known.nbf !== undefined && known.nbf > nowSeconds)) {
+          throw invalid();
+        }
+        return { ...known.claims };
+      }
       try {
-        const { payload } = await jwtVerify(token, secret, {
+        const { payload } = await jwtVerify(token, await hmacKey(), {
           algorithms: ["HS256"],
           currentDate: now,
           requiredClaims: ["sub", "iat", "exp", "jti"],
@@ -49,15 +88,18 @@ export function createTokenSigner(secret: Uint8Array): TokenSigner {
           throw new Error("bad claims");
         }
         if (type === "pos" && typeof posVersion !== "number") throw new Error("bad claims");
-        return {
+        const claims: TokenClaims = {
           userId: payload.sub!,
           type,
           version,
           posVersion: type === "pos" ? posVersion as number : undefined,
           tokenId: payload.jti!,
         };
+        if (verified.size >= VERIFIED_CACHE_MAX) verified.clear();
+        verified.set(token, { claims, exp: payload.exp!, nbf: payload.nbf });
+        return { ...claims };
       } catch {
-        throw new UnauthenticatedError("unauthenticated", "The access token is invalid or expired");
+        throw invalid();
       }
     },
   };

@@ -2,8 +2,9 @@
  * One query per page: the rows and, through `count(*) OVER ()`, the total. Only a page past
  * the end (no rows) needs a second query to learn the total.
  */
-import { type SelectQueryBuilder, sql } from "kysely";
+import { CompiledQuery, type SelectQueryBuilder, sql } from "kysely";
 import type { ListParams } from "../schemas.ts";
+import type { Db } from "./database.ts";
 
 export interface Page<T> {
   data: T[];
@@ -48,3 +49,76 @@ export async function paginate<DB, TB extends keyof DB, O, T>(
     },
   };
 }
+
+/** Compiled SQL per query shape, for `paginateByShape()`: one map per list query. */
+export type ShapeMemo = Map<string, string>;
+
+/**
+ * `paginate()` for hot list endpoints: the SQL of each query shape is compiled once and then
+ * reused with the request's values, which skips Kysely's query building and compiling
+ * (about 20 µs and a few hundred short-lived objects per request).
+ *
+ * `shape` must determine the SQL text completely (which filters are present and any choice
+ * that changes the text; sort and order are added here), and `values` must list the query's
+ * parameters in order, without the page's limit and offset (which come last). The first
+ * request of a shape builds and compiles the query and compares its parameters with
+ * `[...values, limit, offset]`: the SQL is remembered only when they are identical, so a
+ * wrong `values` list costs speed, never correctness. Same result as `paginate()`.
+ */
+export async function paginateByShape<DB, TB extends keyof DB, O, T>(
+  db: Db,
+  memo: ShapeMemo,
+  shape: string,
+  values: readonly unknown[],
+  build: () => SelectQueryBuilder<DB, TB, O>,
+  params: ListParams,
+  options: {
+    sortColumns: Record<string, string>;
+    tieBreaker: string;
+    map: (row: O) => T;
+  },
+): Promise<Page<T>> {
+  const offset = (params.page - 1) * params.limit;
+  const parameters = [...values, params.limit, offset];
+  const key = `${shape}|${params.sort}|${params.order}`;
+  const known = memo.get(key);
+  let rows: Array<O & { __total: number }>;
+  if (known !== undefined) {
+    rows = (await db.executeQuery<O & { __total: number }>(CompiledQuery.raw(known, parameters)))
+      .rows;
+  } else {
+    const column = options.sortColumns[params.sort];
+    if (!column) throw new Error(`No sort column for "${params.sort}"`);
+    const direction = params.order === "desc" ? sql`DESC` : sql`ASC`;
+    const query = build()
+      .select(sql<number>`count(*) OVER ()`.as("__total"))
+      .orderBy(sql`${sql.ref(column)} ${direction} NULLS LAST`)
+      .orderBy(sql`${sql.ref(options.tieBreaker)} ${direction}`)
+      .limit(params.limit)
+      .offset(offset);
+    const compiled = query.compile();
+    const same = compiled.parameters.length === parameters.length &&
+      compiled.parameters.every((value, i) => value === parameters[i]);
+    if (same && memo.size < MAX_SHAPES) memo.set(key, compiled.sql);
+    rows = (await db.executeQuery(compiled)).rows as Array<O & { __total: number }>;
+  }
+  let total = rows[0] ? Number(rows[0].__total) : 0;
+  if (rows.length === 0 && params.page > 1) {
+    const counted = await build().clearSelect()
+      .select(sql<number>`count(*)`.as("n"))
+      .executeTakeFirst() as { n: number } | undefined;
+    total = Number(counted?.n ?? 0);
+  }
+  return {
+    data: rows.map(({ __total: _, ...row }) => options.map(row as O)),
+    pagination: {
+      page: params.page,
+      limit: params.limit,
+      total,
+      totalPages: Math.ceil(total / params.limit),
+    },
+  };
+}
+
+/** Shapes are few (filters present × sort × order); this only bounds a mistake. */
+const MAX_SHAPES = 4096;

@@ -2,7 +2,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import type { ListParams } from "../schemas.ts";
+import { likePattern, type ListParams } from "../schemas.ts";
 
 export interface FileRecord {
   id: string;
@@ -95,8 +95,20 @@ export function listFilesOf(
   params: ListParams,
   map: (file: FileRecord) => FileRecord & { url?: string },
 ) {
-  const query = db.selectFrom("files").select(fileColumns)
+  let query = db.selectFrom("files").select(fileColumns)
     .where("entity_type", "=", entityType).where("entity_id", "=", entityId);
+  // One record's files (at most upload.maxFilesPerEntity): the entity index narrows, no
+  // search index needed.
+  if (params.q) {
+    const pattern = likePattern(params.q);
+    query = query.where((eb) =>
+      eb.or([
+        eb("category", "ilike", pattern),
+        eb("path", "ilike", pattern),
+        eb("content_type", "ilike", pattern),
+      ])
+    );
+  }
   return paginate(query, params, {
     sortColumns: { createdAt: "created_at", category: "category", size: "size" },
     tieBreaker: "id",

@@ -2,7 +2,7 @@
 import { type Selectable, sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
-import { paginate } from "../db/pagination.ts";
+import { paginate, paginateByShape, type ShapeMemo } from "../db/pagination.ts";
 import { deleteById, hasRow, isoString, softDeleteById, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { AddressJson } from "../platform/platform_tables.ts";
@@ -127,12 +127,34 @@ export const PRODUCT_SORT_COLUMNS: Record<string, string> = {
   createdAt: "products.created_at",
 };
 
+/** Compiled product-list SQL per shape (see `paginateByShape`). */
+const productListSql: ShapeMemo = new Map();
+
 export function listProducts(db: Db, params: ListParams & ProductFilters) {
-  return paginate(productListQuery(db, params), params, {
-    sortColumns: PRODUCT_SORT_COLUMNS,
-    tieBreaker: "products.id",
-    map: toProduct,
-  });
+  // The parameters `productListQuery` binds, in order, and what decides its SQL text.
+  const values: unknown[] = [];
+  if (params.q) values.push(likePattern(params.q));
+  if (params.categoryId) values.push(params.categoryId);
+  if (params.type) values.push(params.type);
+  if (params.isActive !== undefined) values.push(params.isActive);
+  if (params.pos) values.push(true, false);
+  const shape = [
+    params.q ? "q" : "",
+    params.categoryId ? "c" : "",
+    params.type ? "t" : "",
+    params.lowStock === undefined ? "" : `l${params.lowStock}`,
+    params.isActive === undefined ? "" : "a",
+    params.pos ? "p" : "",
+  ].join(",");
+  return paginateByShape(
+    db,
+    productListSql,
+    shape,
+    values,
+    () => productListQuery(db, params),
+    params,
+    { sortColumns: PRODUCT_SORT_COLUMNS, tieBreaker: "products.id", map: toProduct },
+  );
 }
 
 export async function findProduct(
@@ -256,12 +278,22 @@ export async function insertPriceHistory(
   }).execute();
 }
 
+/** `q`: substring of the price or previous price as text ("12.5" finds 12.50 and 112.50). */
 export function listPriceHistory(db: Db, productId: string, params: ListParams) {
-  const query = db.selectFrom("product_price_history")
+  let query = db.selectFrom("product_price_history")
     .select(["id", "product_id", "price", "previous_price", "changed_by", "changed_at"])
     .where("product_id", "=", productId);
+  if (params.q) {
+    const pattern = likePattern(params.q);
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`price::text`, "ilike", pattern),
+        eb(sql`previous_price::text`, "ilike", pattern),
+      ])
+    );
+  }
   return paginate(query, params, {
-    sortColumns: { changedAt: "changed_at" },
+    sortColumns: { changedAt: "changed_at", createdAt: "changed_at" },
     tieBreaker: "id",
     map: (row) => ({
       id: row.id,

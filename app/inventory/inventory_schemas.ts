@@ -107,7 +107,7 @@ export const priceHistorySchema = z.object({
 });
 
 export const priceHistoryQuery = listQuery({
-  sort: ["changedAt"],
+  sort: ["changedAt", "createdAt"],
   defaultSort: "changedAt",
   defaultOrder: "desc",
 });

@@ -1,15 +1,14 @@
 /** Use cases of the inventory lookup tables (unit statuses, item conditions) and their seed. */
-import { ConflictError, NotFoundError } from "../../domain/errors.ts";
+import { ConflictError } from "../../domain/errors.ts";
 import {
-  assertDeletableLookup,
   BUILT_IN_ITEM_CONDITIONS,
   BUILT_IN_UNIT_STATUSES,
 } from "../../domain/inventory/lookups.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Db } from "../db/database.ts";
-import { isForeignKeyViolation, isRestrictViolation, isUniqueViolation } from "../db/db_errors.ts";
-import { withTransaction } from "../db/transaction.ts";
+import { isUniqueViolation } from "../db/db_errors.ts";
 import { uuidv7 } from "../ids.ts";
+import { deleteLookupRow } from "../lookups.ts";
 import {
   deleteLookup,
   findLookup,
@@ -58,19 +57,12 @@ export async function deleteLookupValue(
   table: LookupTableName,
   id: string,
 ): Promise<void> {
-  try {
-    await withTransaction(deps.db, async (trx) => {
-      const row = await findLookup(trx, table, id);
-      if (!row) throw new NotFoundError(`No ${LOOKUP_LABELS[table]} "${id}"`);
-      assertDeletableLookup(row);
-      await deleteLookup(trx, table, id);
-    });
-  } catch (error) {
-    if (isRestrictViolation(error) || isForeignKeyViolation(error)) {
-      throw new ConflictError("in_use", `This ${LOOKUP_LABELS[table]} is still used by units`);
-    }
-    throw error;
-  }
+  await deleteLookupRow(deps.db, {
+    label: LOOKUP_LABELS[table],
+    usedBy: "units",
+    find: (db, rowId) => findLookup(db, table, rowId),
+    remove: (db, rowId) => deleteLookup(db, table, rowId),
+  }, id);
 }
 
 /** Idempotent: inserts the built-in values that are missing, leaves the rest alone. */

@@ -227,7 +227,7 @@ export const updateEnrollmentBody = z.strictObject({
 export const enrollmentStatusBody = z.strictObject({ status: z.enum(ENROLLMENT_STATUSES) });
 
 export const enrollmentListQuery = listQuery({
-  sort: ["startDate", "createdAt"],
+  sort: ["startDate", "createdAt", "memberName"],
   defaultSort: "createdAt",
   filters: {
     memberId: uuid.optional(),

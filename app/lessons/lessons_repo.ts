@@ -688,7 +688,12 @@ export function listEnrollments(
     );
   }
   return paginate(query, params, {
-    sortColumns: { startDate: "e.start_date", createdAt: "e.created_at" },
+    // memberName: the output column ("first last") of enrollmentQuery.
+    sortColumns: {
+      startDate: "e.start_date",
+      createdAt: "e.created_at",
+      memberName: "member_name",
+    },
     tieBreaker: "e.id",
     map: toEnrollment,
   });

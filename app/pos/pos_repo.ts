@@ -231,8 +231,21 @@ export function listDrawerSessions(db: Db, params: ListParams & DrawerFilters) {
   if (params.status) query = query.where("status", "=", params.status);
   if (params.fromAt) query = query.where("opened_at", ">=", params.fromAt);
   if (params.toAt) query = query.where("opened_at", "<", params.toAt);
+  if (params.q) {
+    const pattern = likePattern(params.q);
+    query = query.where((eb) =>
+      eb.or([
+        eb(
+          "register_id",
+          "in",
+          eb.selectFrom("registers").select("id").where("name", "ilike", pattern),
+        ),
+        eb("notes", "ilike", pattern),
+      ])
+    );
+  }
   return paginate(query, params, {
-    sortColumns: { openedAt: "opened_at", closedAt: "closed_at" },
+    sortColumns: { openedAt: "opened_at", closedAt: "closed_at", createdAt: "opened_at" },
     tieBreaker: "id",
     map: (row) => {
       const { zReport: _, ...rest } = toSession(row as SessionRow);
@@ -568,6 +581,9 @@ export interface TransactionFilters {
 /**
  * One query per page. `itemSearch` is an EXISTS over the transaction's items with an ILIKE
  * on `description`, served by the trigram GIN index `transaction_items_description_trgm_idx`.
+ * `q` matches the transaction number (exactly, digits with an optional `#`), any line's
+ * description (same index) or the account's name (`accounts_name_trgm`): a union of ids,
+ * each branch served by its index.
  */
 export function listTransactions(db: Db, params: ListParams & TransactionFilters) {
   let query = db.selectFrom("transactions").selectAll("transactions");
@@ -590,6 +606,21 @@ export function listTransactions(db: Db, params: ListParams & TransactionFilters
           .where("ti.description", "ilike", pattern),
       )
     );
+  }
+  if (params.q) {
+    const pattern = likePattern(params.q);
+    const number = /^#?\d{1,15}$/.test(params.q) ? Number(params.q.replace("#", "")) : undefined;
+    query = query.where("transactions.id", "in", (eb) => {
+      const byItem = eb.selectFrom("transaction_items as qi").select("qi.transaction_id as id")
+        .where("qi.description", "ilike", pattern);
+      const byAccount = eb.selectFrom("transactions as qa")
+        .innerJoin("accounts as qacc", "qacc.id", "qa.account_id").select("qa.id as id")
+        .where("qacc.name", "ilike", pattern);
+      const matches = byItem.union(byAccount);
+      return number === undefined ? matches : matches.union(
+        eb.selectFrom("transactions as qn").select("qn.id as id").where("qn.number", "=", number),
+      );
+    });
   }
   return paginate(query, params, {
     sortColumns: {

@@ -74,7 +74,7 @@ export const currentDrawerQuery = z.strictObject({
 });
 
 export const drawerListQuery = listQuery({
-  sort: ["openedAt", "closedAt"],
+  sort: ["openedAt", "closedAt", "createdAt"],
   defaultSort: "openedAt",
   defaultOrder: "desc",
   filters: {

@@ -6,7 +6,7 @@
  * for it (up to 10 s). Keys are scoped to the verified user and live 24 hours; requests
  * without a user (public routes) are not stored.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { BadInputError, ConflictError } from "../../domain/errors.ts";
 import type { AppDeps } from "../../app/deps.ts";
 import {
@@ -18,6 +18,7 @@ import {
   type StoredResponse,
 } from "../../app/platform/idempotency_repo.ts";
 import type { AppEnv } from "../context.ts";
+import { authenticate } from "../route.ts";
 
 const WAIT_FOR_FIRST_MS = 10_000;
 
@@ -27,25 +28,18 @@ async function sha256Hex(data: Uint8Array): Promise<string> {
 }
 
 /**
- * The verified caller. Requests without one (public routes such as login, whose responses
- * hold tokens that must never be stored) and invalid tokens (left for the route to refuse)
- * get no idempotency scope: `undefined`.
+ * The caller, authenticated exactly as the route will (signature, expiry, revocation,
+ * disabled user), so a revoked token never gets a stored response replayed. Requests without
+ * a caller (public routes such as login, whose responses hold tokens that must never be
+ * stored) and refused credentials (left for the route to answer) get no scope: `undefined`.
  */
-async function callerScope(
-  deps: AppDeps,
-  authorization: string | undefined,
-  devUser: string | undefined,
-) {
-  const match = authorization && /^Bearer\s+(\S+)$/i.exec(authorization);
-  if (match) {
-    try {
-      return `user:${(await deps.tokens.verify(match[1]!, deps.clock.now())).userId}`;
-    } catch {
-      return undefined;
-    }
+async function callerScope(deps: AppDeps, c: Context<AppEnv>): Promise<string | undefined> {
+  if (!c.req.header("Authorization") && !c.req.header("X-Dev-User")) return undefined;
+  try {
+    return `user:${(await authenticate(deps, c)).userId}`;
+  } catch {
+    return undefined;
   }
-  if (devUser && deps.config.devBypass) return `dev:${devUser}`;
-  return undefined;
 }
 
 function replay(stored: StoredResponse): Response {
@@ -64,11 +58,7 @@ export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if (key.length < 1 || key.length > 255) {
       throw new BadInputError("bad_request", "Idempotency-Key must be 1 to 255 characters");
     }
-    const scope = await callerScope(
-      deps,
-      c.req.header("Authorization"),
-      c.req.header("X-Dev-User"),
-    );
+    const scope = await callerScope(deps, c);
     if (scope === undefined) return next();
 
     const body = new Uint8Array(await c.req.arrayBuffer());

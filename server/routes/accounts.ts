@@ -79,7 +79,7 @@ import {
   listProcessorLinks,
   updateProcessorLink,
 } from "../../app/accounts/processor_links.ts";
-import { createIdType, getIdTypes } from "../../app/accounts/lookups.ts";
+import { createIdType, deleteIdType, getIdTypes } from "../../app/accounts/lookups.ts";
 import { ApiRouter } from "../route.ts";
 
 const deleted = { 204: { description: "Deleted" } };
@@ -490,7 +490,20 @@ export function idTypeRoutes(deps: AppDeps): ApiRouter {
       access: "accounts.admin",
       body: createIdTypeBody,
       responses: { 201: { description: "The new id type", schema: idTypeSchema } },
-    }, async (c, { body }) => c.json(await createIdType(deps, body), 201));
+    }, async (c, { body }) => c.json(await createIdType(deps, body), 201))
+    .route({
+      method: "delete",
+      path: "/:id",
+      summary: "Delete a custom identity document type",
+      description: "Built-in values → 409 `built_in`; a value used by any member identifier " +
+        "→ 409 `in_use`.",
+      access: "accounts.admin",
+      params: idParams,
+      responses: deleted,
+    }, async (c, { params }) => {
+      await deleteIdType(deps, params.id);
+      return c.body(null, 204);
+    });
 }
 
 export const ACCOUNT_ROUTERS = [

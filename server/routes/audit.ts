@@ -10,8 +10,10 @@ export function auditRoutes(deps: AppDeps): ApiRouter {
     method: "get",
     path: "/",
     summary: "Security- and money-relevant events",
-    description: "Newest first (sort `at`, order desc by default). Filters: actorId, action, " +
-      "entityType, entityId, from, to (ISO timestamps, inclusive). Never holds secrets.",
+    description: "Newest first (sort `at`, order desc by default; `createdAt` is an alias of " +
+      "`at`). Filters: actorId, action, entityType, entityId, from, to (ISO timestamps, " +
+      "inclusive). `q` is a case-insensitive substring search over action, actor email and " +
+      "entity type (trigram-indexed). Never holds secrets.",
     access: "settings.admin",
     query: auditListQuery,
     responses: { 200: { description: "A page of events", schema: listResponse(auditEventSchema) } },

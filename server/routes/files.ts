@@ -183,7 +183,9 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
       path: "/",
       summary: "Files of a record",
       description: "entityType and entityId are required. Sortable by createdAt, category, " +
-        "size. Each file carries a signed `url` (15 minutes).",
+        "size. `q` is a case-insensitive substring search over the category, the stored path " +
+        "(`<entityType>/<id>.<extension>`: original file names are not kept) and the content " +
+        "type (`q=pdf`). Each file carries a signed `url` (15 minutes).",
       access: "files.view",
       query: fileListQuery,
       responses: { 200: { description: "A page of files", schema: listResponse(fileSchema) } },

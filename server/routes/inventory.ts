@@ -145,7 +145,9 @@ export function productRoutes(deps: AppDeps): ApiRouter {
       path: "/:id/price-history",
       summary: "Price history of a product",
       description: "Every price the product has had, newest first by default (sortable by " +
-        "changedAt), including the initial price.",
+        "changedAt; `createdAt` is an alias of changedAt), including the initial price. `q` " +
+        "matches a substring of the price or previous price as text (`q=12.5` finds 12.50 " +
+        "and 112.50).",
       access: "inventory.view",
       params: idParams,
       query: priceHistoryQuery,
@@ -306,7 +308,8 @@ export function categoryRoutes(deps: AppDeps): ApiRouter {
       method: "delete",
       path: "/:id",
       summary: "Delete a category (soft)",
-      description: "Refused with 409 `in_use` while it has subcategories or products.",
+      description: "Refused with 409 `in_use` while it has subcategories or products. Needs " +
+        "inventory.admin (creating and editing need inventory.edit).",
       access: "inventory.admin",
       params: idParams,
       responses: { 204: { description: "Deleted" } },
@@ -366,7 +369,8 @@ export function supplierRoutes(deps: AppDeps): ApiRouter {
       method: "delete",
       path: "/:id",
       summary: "Delete a supplier (soft)",
-      description: "Past stock receipts keep the supplier; its product links are removed.",
+      description: "Past stock receipts keep the supplier; its product links are removed. " +
+        "Needs inventory.admin (creating and editing need inventory.edit).",
       access: "inventory.admin",
       params: idParams,
       responses: { 204: { description: "Deleted" } },

@@ -330,7 +330,8 @@ export function slotRoutes(deps: AppDeps): ApiRouter {
       summary: "Create a schedule slot",
       description: "An active slot overlapping another active slot of the same instructor on " +
         "the same weekday → 409 slot_overlap (touching end-to-start is fine; enforced by the " +
-        "database, so concurrent requests cannot both succeed). Slots end by midnight.",
+        "database, so concurrent requests cannot both succeed). Slots end by midnight. " +
+        "`durationMinutes` defaults to the lesson type's duration and `maxStudents` to 1.",
       access: "lessons.edit",
       body: createSlotBody,
       responses: { 201: { description: "The slot", schema: slotSchema } },
@@ -377,7 +378,7 @@ export function enrollmentRoutes(deps: AppDeps): ApiRouter {
       method: "get",
       path: "/",
       summary: "List enrollments",
-      description: "Sortable by startDate, createdAt; `q` searches the member name.",
+      description: "Sortable by startDate, createdAt, memberName; `q` searches the member name.",
       access: "lessons.view",
       query: enrollmentListQuery,
       responses: { 200: { description: "A page", schema: listResponse(enrollmentSchema) } },
@@ -638,7 +639,8 @@ export function gradingScaleRoutes(deps: AppDeps): ApiRouter {
       path: "/:id",
       summary: "Update a grading scale",
       description: "`levels` replaces the levels (a kept value keeps its level id). " +
-        "isDefault: false on the default scale → 409 default_required.",
+        "isDefault: false on the default scale → 409 `default_required` (there is always a " +
+        "default: make another scale the default with isDefault: true on it instead).",
       access: "lessons.edit",
       params: idParams,
       body: updateGradingScaleBody,

@@ -185,7 +185,8 @@ export function configRoutes(deps: AppDeps): ApiRouter {
       summary: "Change the runtime configuration",
       description:
         'Partial update: nested objects are merged, so `{ "upload": { "maxBytes": 1000 } }` ' +
-        "keeps `upload.maxFilesPerEntity`.",
+        "keeps `upload.maxFilesPerEntity`. `currency` is checked for shape only (three " +
+        "uppercase letters, e.g. USD): it is not matched against the ISO 4217 list.",
       access: "settings.admin",
       fullLogin: true,
       body: updateConfigBody,

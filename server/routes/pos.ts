@@ -149,7 +149,9 @@ export function drawerRoutes(deps: AppDeps): ApiRouter {
       method: "get",
       path: "/",
       summary: "List drawer sessions",
-      description: "Sortable by openedAt, closedAt (default openedAt desc). Filters: " +
+      description: "Sortable by openedAt, closedAt, createdAt (an alias of openedAt; default " +
+        "openedAt desc). `q` is a case-insensitive substring search over the register name " +
+        "and the session notes. Filters: " +
         "`registerId`, `locationId`, `status` (open|closed), `from`/`to` on openedAt (a date " +
         "is a whole store-local day, inclusive; a timestamp an instant). `expectedBalance` is " +
         "null in the list while a session is open (see GET /drawers/:id).",
@@ -230,7 +232,10 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
       method: "get",
       path: "/",
       summary: "List transactions",
-      description: "Sortable by createdAt (default, desc), completedAt, total, number. " +
+      description: "Sortable by createdAt (default, desc), completedAt, total, number. `q` " +
+        "(case-insensitive) matches the transaction number (exactly: digits, optionally " +
+        "prefixed by `#`), a substring of any line's description (as `itemSearch`) or of " +
+        "the account's name. " +
         "Filters: `accountId`, `itemSearch` (case-insensitive substring of any line's " +
         "description; trigram-indexed), `status`, `type`, `locationId`, `registerId`, " +
         "`drawerSessionId`, `from`/`to` on createdAt (a date is a whole store-local day, " +
@@ -253,8 +258,11 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         "both are required); `taxCategory` service for labor lines, else the product's tax " +
         "category, else goods. Consumable or inactive products → 400 `not_sellable`; a unit " +
         "not in stock → 409 `unit_unavailable`. An account with an approved, unexpired tax " +
-        "exemption pays no tax. `repair_payment` needs `repairTicketId` (a cancelled ticket " +
-        "→ 409 `invalid_transition`). Supports `Idempotency-Key`.",
+        "exemption pays no tax. `type` defaults to `sale`. `repair_payment` needs " +
+        "`repairTicketId` (a cancelled ticket → 409 `invalid_transition`); until the repairs " +
+        "module registers its repair-ticket port (app/pos/repair_ticket_port.ts), every " +
+        "`repair_payment` is refused with 400 `invalid_reference` (repair tickets are not " +
+        "available). Supports `Idempotency-Key`.",
       access: "pos.edit",
       idempotent: true,
       body: createTransactionBody,

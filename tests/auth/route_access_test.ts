@@ -7,6 +7,8 @@ import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, createUserWithPermissions, type TestApp } from "../_helpers/test_app.ts";
 import { withTestApp } from "../_helpers/suite.ts";
 import type { RegisteredRoute } from "../../server/route.ts";
+import { PERMISSIONS } from "../../domain/auth/permissions.ts";
+import { hashSecret } from "../../app/auth/passwords.ts";
 
 let t: TestApp;
 
@@ -80,8 +82,8 @@ Deno.test("public routes are exactly the documented ones", () => {
     /^\/v1\/health$/,
     /^\/v1\/openapi\.json$/,
     /^\/v1\/auth\/(register|login|forgot-password|reset-password|pin-login)$/,
-    // Signed-URL downloads carry their own signature.
-    /^\/v1\/files\//,
+    // Signed-URL downloads carry their own signature; no other /files route is public.
+    /^\/v1\/files\/serve\/\*$/,
   ];
   const unexpected = t.routes.filter((r) => r.spec.access === "public")
     .filter((r) => !allowed.some((pattern) => pattern.test(r.fullPath)))
@@ -102,4 +104,75 @@ Deno.test("only the documented routes need a token without a permission", () => 
   const unexpected = t.routes.filter((r) => r.spec.access === "authenticated")
     .map(describe).filter((d) => !allowed.has(d));
   assertEquals(unexpected, []);
+});
+
+/**
+ * API §2: a pos token is refused (403 full_login_required) on /auth/set-pin,
+ * /auth/change-password, DELETE /auth/pin, /auth/reset-password/:userId, /vault/*, /users/*,
+ * and the writes of /roles/*, /modules/* and /config.
+ */
+function needsFullLogin(method: string, path: string): boolean {
+  const write = method !== "get";
+  return (method === "post" && path === "/v1/auth/set-pin") ||
+    (method === "post" && path === "/v1/auth/change-password") ||
+    (method === "delete" && path === "/v1/auth/pin") ||
+    (method === "post" && path.startsWith("/v1/auth/reset-password/")) ||
+    /^\/v1\/(vault|users)(\/|$)/.test(path) ||
+    (write && /^\/v1\/(roles|modules|config)(\/|$)/.test(path));
+}
+
+Deno.test("the routes refusing pos tokens are exactly the API §2 list", () => {
+  const flagged = t.routes.filter((r) => r.spec.fullLogin).map(describe).sort();
+  const listed = t.routes.filter((r) => needsFullLogin(r.spec.method, r.fullPath))
+    .map(describe).sort();
+  assertEquals(flagged, listed);
+  for (
+    const expected of [
+      "POST /v1/auth/set-pin",
+      "POST /v1/auth/change-password",
+      "DELETE /v1/auth/pin",
+      "POST /v1/auth/reset-password/:userId",
+      "POST /v1/users",
+      "PATCH /v1/users/:id/status",
+      "POST /v1/users/:id/roles",
+      "DELETE /v1/users/:id/roles/:roleId",
+      "POST /v1/roles",
+      "PATCH /v1/modules/:slug",
+      "PATCH /v1/config",
+    ]
+  ) {
+    assert(flagged.includes(expected), `${expected} needs a full login`);
+  }
+  assert(!flagged.includes("GET /v1/roles"), "reading roles works with a pos token");
+  assert(!flagged.includes("GET /v1/config"), "reading the config works with a pos token");
+});
+
+Deno.test("every full-login route answers 403 full_login_required to a pos token of an all-powerful user", async () => {
+  const user = await createUserWithPermissions(t, PERMISSIONS.map((p) => p.id));
+  const pinHash = await hashSecret("8642", t.deps.config.bcryptCost);
+  await t.deps.db.updateTable("users").set({ pin_hash: pinHash }).where("id", "=", user.id)
+    .execute();
+  const login = await api(t.app, "POST", "/v1/auth/pin-login", {
+    body: { code: `${user.employeeNumber}8642` },
+  });
+  assertEquals(login.status, 200, login.text);
+  const pos = login.body.accessToken as string;
+  assertEquals((await api(t.app, "GET", "/v1/roles", { token: pos })).status, 200);
+
+  const failures: string[] = [];
+  let checked = 0;
+  for (const route of t.routes) {
+    if (!route.spec.fullLogin) continue;
+    checked++;
+    const method = route.spec.method.toUpperCase();
+    const res = await api(t.app, method, concretePath(route), {
+      token: pos,
+      body: method === "GET" ? undefined : {},
+    });
+    if (res.status !== 403 || res.body?.code !== "full_login_required") {
+      failures.push(`${describe(route)} → ${res.status} ${res.body?.code ?? ""}`);
+    }
+  }
+  assertEquals(failures, []);
+  assert(checked >= 15, `${checked} full-login routes checked`);
 });

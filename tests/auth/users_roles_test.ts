@@ -418,3 +418,25 @@ Deno.test("role changes are audited with the permissions added and removed", asy
   assertEquals(res.body.data[1].details.permissionsAdded, ["pos.edit"]);
   assertEquals(res.body.data[1].details.permissionsRemoved, ["pos.view"]);
 });
+
+Deno.test("GET /users q treats % and _ literally", async () => {
+  const viewer = await createUserWithPermissions(t, ["users.view"]);
+  const marker = `lq${crypto.randomUUID().slice(0, 6)}`;
+  const ids: Record<string, string> = {};
+  for (const lastName of [`${marker}O_Neil`, `${marker}OxNeil`, `${marker}100%`, `${marker}1000`]) {
+    const res = await api(t.app, "POST", "/v1/users", {
+      token: admin.token,
+      body: { email: `${crypto.randomUUID().slice(0, 8)}@example.test`, firstName: "L", lastName },
+    });
+    assertEquals(res.status, 201, res.text);
+    ids[lastName] = res.body.user.id;
+  }
+  const search = async (q: string) =>
+    (await api(t.app, "GET", `/v1/users?q=${encodeURIComponent(q)}`, { token: viewer.token }))
+      .body.data.map((u: { id: string }) => u.id);
+  assertEquals(await search(`${marker}o_n`), [ids[`${marker}O_Neil`]]);
+  assertEquals(await search(`${marker}100%`), [ids[`${marker}100%`]]);
+  assertEquals((await search(marker)).length, 4);
+  assertEquals(await search(`${marker}_`), []);
+  assertEquals(await search(`${marker}%`), []);
+});

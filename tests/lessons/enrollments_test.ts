@@ -240,3 +240,20 @@ Deno.test("concurrent enrollments of one member into overlapping slots: exactly 
     ),
   );
 });
+
+Deno.test("GET /enrollments sorts by memberName (the name-like field) as well as createdAt", async () => {
+  const s = await freshSlot({ maxStudents: 3 });
+  const zed = await enroll(w, await member(w, "Zed"), s.id);
+  const abe = await enroll(w, await member(w, "Abe"), s.id);
+  const mia = await enroll(w, await member(w, "Mia"), s.id);
+  const list = async (query: string) => {
+    const res = await api(t.app, "GET", `/v1/enrollments?slotId=${s.id}&${query}`, {
+      token: w.editor.token,
+    });
+    assertEquals(res.status, 200, res.text);
+    return res.body.data.map((x: { id: string }) => x.id);
+  };
+  assertEquals(await list("sort=memberName"), [abe.id, mia.id, zed.id]);
+  assertEquals(await list("sort=memberName&order=desc"), [zed.id, mia.id, abe.id]);
+  assertEquals(await list("sort=createdAt"), [zed.id, abe.id, mia.id]);
+});

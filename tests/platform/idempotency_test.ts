@@ -176,3 +176,24 @@ Deno.test("housekeeping deletes keys older than 24 hours and keeps fresh ones", 
   assertEquals(fresh.headers.get("Idempotent-Replayed"), null);
   assertEquals(await countLocations("Old Key Road"), 2);
 });
+
+Deno.test("a revoked token never gets a stored response replayed", async () => {
+  const user = await createUserWithPermissions(t, ["settings.edit"]);
+  const headers = { "Idempotency-Key": "revoke-then-retry" };
+  const first = await api(t.app, "POST", "/v1/locations", {
+    token: user.token,
+    body: { name: "Before revocation" },
+    headers,
+  });
+  assertEquals(first.status, 201);
+  await t.deps.db.updateTable("users").set({ token_version: 1 }).where("id", "=", user.id)
+    .execute();
+  t.deps.actors.invalidate();
+  const retry = await api(t.app, "POST", "/v1/locations", {
+    token: user.token,
+    body: { name: "Before revocation" },
+    headers,
+  });
+  assertEquals(retry.status, 401);
+  assertEquals(retry.headers.get("Idempotent-Replayed"), null);
+});
