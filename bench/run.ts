@@ -11,10 +11,11 @@
  *
  * BENCH_DURATION (seconds per measurement, default 10), BENCH_WARMUP (seconds, default 3),
  * BENCH_CONCURRENCY (default 10), BENCH_WRK_THREADS (default 1), BENCH_ONLY (run only the
- * scenarios whose name contains this text).
+ * scenarios whose name contains this text; case-insensitive, `a,b` for either).
  * Results: one table on stdout and bench/results/latest.json.
  */
-import { sql } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
+import type { Database } from "../app/db/database.ts";
 import { openDatabase } from "../app/db/connect.ts";
 import { migrateToLatest } from "../app/db/migrate.ts";
 import { runSeeds } from "../app/seed.ts";
@@ -33,7 +34,9 @@ const WRK_THREADS = Number(Deno.env.get("BENCH_WRK_THREADS") ?? 1);
 /** Distinct requests prepared for a scenario whose requests differ (pages, ids). */
 const MAX_DISTINCT_REQUESTS = 50_000;
 const ONLY = Deno.env.get("BENCH_ONLY");
-const SELECTED = SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY));
+const SELECTED = SCENARIOS.filter((s) =>
+  !ONLY || ONLY.split(",").some((part) => s.name.toLowerCase().includes(part.trim().toLowerCase()))
+);
 // deno-lint-ignore no-explicit-any
 type AnyHttp = Scenario<any>;
 // deno-lint-ignore no-explicit-any
@@ -186,12 +189,55 @@ async function httpLoad(
   return measured;
 }
 
+/**
+ * EXPLAIN ANALYZE of a scenario's pgbench statement (with its `-D` values as parameters):
+ * the scans and indexes it uses and its execution time, to show searches hit their trigram
+ * indexes. Scripts with meta-commands (`\set`) are skipped.
+ */
+async function explain(
+  db: Kysely<Database>,
+  script: string,
+  defines: Record<string, string>,
+): Promise<string | undefined> {
+  if (script.includes("\\")) return undefined;
+  const names: string[] = [];
+  const text = script.trim().replace(/;$/, "").replace(/:(p\d+)/g, (_, name: string) => {
+    names.push(name);
+    return `$${names.length}`;
+  });
+  const { rows } = await db.executeQuery<{ "QUERY PLAN": unknown }>(
+    CompiledQuery.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, names.map((n) => defines[n])),
+  );
+  const [top] = rows[0]!["QUERY PLAN"] as Array<{ Plan: PlanNode; "Execution Time": number }>;
+  const scans: string[] = [];
+  const walk = (node: PlanNode) => {
+    if (/Scan/.test(node["Node Type"])) {
+      scans.push(
+        `${node["Node Type"]}${node["Index Name"] ? ` on ${node["Index Name"]}` : ""}${
+          node["Relation Name"] ? ` (${node["Relation Name"]})` : ""
+        }`,
+      );
+    }
+    for (const child of node.Plans ?? []) walk(child);
+  };
+  walk(top!.Plan);
+  return `plan: ${scans.join("; ")}; executed in ${top!["Execution Time"].toFixed(2)} ms`;
+}
+
+interface PlanNode {
+  "Node Type": string;
+  "Index Name"?: string;
+  "Relation Name"?: string;
+  Plans?: PlanNode[];
+}
+
 function fmt(value: unknown): string {
   return value === undefined || value === null ? "" : String(value);
 }
 
 function printSummary(
   loadGenerator: string,
+  loadAtStart: number[],
   hello: LoadResult,
   results: HttpScenarioResult[],
   timed: TimedScenarioResult[],
@@ -257,7 +303,8 @@ function printSummary(
     cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join("  ");
   console.log(
     `\n${loadGenerator}, concurrency ${CONCURRENCY}, ${DURATION_S} s per measurement ` +
-      `(after ${WARMUP_S} s warm-up), ${navigator.hardwareConcurrency} cores`,
+      `(after ${WARMUP_S} s warm-up), ${navigator.hardwareConcurrency} cores, ` +
+      `load average before the run ${loadAtStart.map((n) => n.toFixed(2)).join(" ")}`,
   );
   console.log(line(header));
   for (const row of rows) console.log(line(row));
@@ -269,6 +316,7 @@ function printSummary(
 }
 
 async function main(): Promise<void> {
+  const loadAtStart = Deno.loadavg();
   const wrk = await findWrk();
   const loadGenerator = wrk.path
     ? `wrk -t${WRK_THREADS} -c${CONCURRENCY}`
@@ -282,6 +330,7 @@ async function main(): Promise<void> {
   try {
     console.log(`seeding ${database.name} ...`);
     const states = new Map<unknown, unknown>();
+    const plans = new Map<unknown, string>();
     {
       const handle = await openDatabase({ databaseUrl: database.url, poolSize: 4 });
       try {
@@ -294,6 +343,11 @@ async function main(): Promise<void> {
           console.log(`  ${scenario.name}: ${Math.round(performance.now() - started)} ms`);
         }
         await sql`ANALYZE`.execute(handle.db);
+        for (const scenario of http) {
+          if (!scenario.pgbenchScript || !scenario.pgbenchDefines) continue;
+          const plan = await explain(handle.db, scenario.pgbenchScript, scenario.pgbenchDefines);
+          if (plan) plans.set(scenario, plan);
+        }
       } finally {
         await handle.close();
       }
@@ -335,6 +389,7 @@ async function main(): Promise<void> {
         const requests = requestsOf(scenario, state);
         const expected = scenario.expectStatus ?? 200;
         const notes = await preflight(baseUrl, requests[0]!, expected);
+        if (plans.has(scenario)) notes.push(plans.get(scenario)!);
         const offset = requests.length > 1 ? 1 : 0;
         const measured = await httpLoad(wrk.path, baseUrl, requests, scenario, notes, offset);
         const result: HttpScenarioResult = {
@@ -392,11 +447,12 @@ async function main(): Promise<void> {
       }
     }
 
-    printSummary(loadGenerator, helloResult, results, timedResults);
+    printSummary(loadGenerator, loadAtStart, helloResult, results, timedResults);
     const report = {
       at: new Date().toISOString(),
       cores: navigator.hardwareConcurrency,
-      loadavg: Deno.loadavg(),
+      /** 1/5/15-minute load averages before the run (the run itself adds ~10). */
+      loadAtStart,
       loadGenerator,
       notes: wrk.note ? [wrk.note] : [],
       concurrency: CONCURRENCY,
