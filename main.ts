@@ -25,8 +25,8 @@ export async function serve(): Promise<void> {
   }
   const { deps } = runtime;
   const handler = drainingHandler(createApp(deps).fetch);
-  let server: Deno.HttpServer | undefined;
-  let jobs: BackgroundJobs | undefined;
+  // Filled in once listening; `stop` may run before (a signal during start-up).
+  const running: { server?: Deno.HttpServer; jobs?: BackgroundJobs } = {};
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -34,10 +34,13 @@ export async function serve(): Promise<void> {
     deps.logger.info("shutting down", { signal });
     const drained = await handler.drain(SHUTDOWN_GRACE_MS);
     if (!drained) deps.logger.warn("requests still running after the grace period");
-    if (server) {
-      await Promise.race([server.shutdown(), new Promise((resolve) => setTimeout(resolve, 1000))]);
+    if (running.server) {
+      await Promise.race([
+        running.server.shutdown(),
+        new Promise((resolve) => setTimeout(resolve, 1000)),
+      ]);
     }
-    await jobs?.stop();
+    await running.jobs?.stop();
     await runtime.close();
     deps.logger.info("stopped");
     Deno.exit(0);
@@ -47,13 +50,13 @@ export async function serve(): Promise<void> {
   Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
   Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
   await new Promise((resolve) => setTimeout(resolve, 0));
-  server = Deno.serve({
+  const server = running.server = Deno.serve({
     port: deps.config.port,
     hostname: deps.config.host,
     onListen: ({ hostname, port }) =>
       deps.logger.info("listening", { url: `http://${hostname}:${port}`, database: deps.dbKind }),
   }, handler.fetch);
-  jobs = await startBackgroundJobs(runtime);
+  running.jobs = await startBackgroundJobs(runtime);
   await server.finished;
 }
 
