@@ -58,12 +58,18 @@ export interface ProblemResponse {
   headers: Record<string, string>;
 }
 
-/** Zod issues → our field issues (`items.0.quantity`). */
+/** Zod issues → our field issues (`items.0.quantity`); each unknown key is named itself. */
 export function fieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join("."),
-    message: issue.message,
-  }));
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({
+        path: [...path, key].join("."),
+        message: `Unknown field "${key}"`,
+      }));
+    }
+    return [{ path: path.join("."), message: issue.message }];
+  });
 }
 
 /** Network-level failures of the database connection: the database is unreachable. */

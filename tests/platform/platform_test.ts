@@ -109,6 +109,7 @@ Deno.test("unknown body fields and malformed JSON are refused with 400", async (
   });
   assertEquals(unknown.status, 400);
   assertEquals(unknown.body.code, "validation_failed");
+  assertEquals(unknown.body.errors, [{ path: "id", message: 'Unknown field "id"' }]);
   const malformed = await api(t.app, "POST", "/v1/locations", {
     token: editor.token,
     body: "{not json",
