@@ -23,7 +23,7 @@ import type { AppDeps } from "../deps.ts";
 import { findStoreTimezone } from "../platform/platform_repo.ts";
 import { getRuntimeConfig } from "../platform/settings.ts";
 import type { ListParams } from "../schemas.ts";
-import { approveAction } from "./overrides.ts";
+import { approvalDetails, approveAction } from "./overrides.ts";
 import {
   type AdjustmentRecord,
   closeDrawerSessionRow,
@@ -259,10 +259,7 @@ export async function addAdjustment(
         direction: adjustment.direction,
         amount: adjustment.amount,
         reason: adjustment.reason,
-        cashierId: actor.userId,
-        approverId: approver?.userId ?? null,
-        approverEmail: approver?.email ?? null,
-        override: approver?.viaCode ?? false,
+        ...approvalDetails(actor, approver),
       },
     }, { id: deps.ids.uuid(), at: now });
     return adjustment;

@@ -37,6 +37,16 @@ export interface Approver {
 
 type OverrideDeps = Pick<AppDeps, "db" | "config" | "clock">;
 
+/** The audit-log fields naming the cashier and, when one was needed, the approver. */
+export function approvalDetails(actor: Actor, approver: Approver | null) {
+  return {
+    cashierId: actor.userId,
+    approverId: approver?.userId ?? null,
+    approverEmail: approver?.email ?? null,
+    override: approver?.viaCode ?? false,
+  };
+}
+
 function refused(detail: string): ForbiddenError {
   return new ForbiddenError("manager_override_required", detail);
 }

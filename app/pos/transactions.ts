@@ -36,7 +36,7 @@ import { findLocation, findStore, findStoreTimezone } from "../platform/platform
 import { getRuntimeConfig } from "../platform/settings.ts";
 import type { ListParams } from "../schemas.ts";
 import { timeRange } from "./drawers.ts";
-import { approveAction } from "./overrides.ts";
+import { approvalDetails, approveAction } from "./overrides.ts";
 import type { CreateTransactionInput, ItemInput, UpdateItemInput } from "./pos_schemas.ts";
 import {
   deleteItemRow,
@@ -667,10 +667,7 @@ export async function setDiscount(
           value: input.value,
           discountTotal: saved.tx.discountTotal,
           subtotal: saved.tx.subtotal,
-          cashierId: actor.userId,
-          approverId: approver.userId,
-          approverEmail: approver.email,
-          override: approver.viaCode,
+          ...approvalDetails(actor, approver),
         },
       }, { id: deps.ids.uuid(), at: now });
     }

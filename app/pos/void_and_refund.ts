@@ -15,7 +15,7 @@ import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import { getRuntimeConfig } from "../platform/settings.ts";
 import { applyStock, chooseOpenSession } from "./complete_transaction.ts";
-import { approveAction } from "./overrides.ts";
+import { approvalDetails, approveAction } from "./overrides.ts";
 import {
   addRefundedAmounts,
   findDrawerSession,
@@ -85,10 +85,7 @@ export async function voidTransaction(
         previousStatus: tx.status,
         total: tx.total,
         reason: input.reason,
-        cashierId: actor.userId,
-        approverId: approver?.userId ?? null,
-        approverEmail: approver?.email ?? null,
-        override: approver?.viaCode ?? false,
+        ...approvalDetails(actor, approver),
       },
     }, { id: deps.ids.uuid(), at: now });
     return transactionJson(updated, items, await findPayments(trx, tx.id));
@@ -243,10 +240,7 @@ export async function refundTransaction(
         method: input.method,
         reason: input.reason,
         drawerSessionId: session.id,
-        cashierId: actor.userId,
-        approverId: approver?.userId ?? null,
-        approverEmail: approver?.email ?? null,
-        override: approver?.viaCode ?? false,
+        ...approvalDetails(actor, approver),
       },
     }, { id: deps.ids.uuid(), at: now });
     return transactionJson(refundTx, refundItems, payments);
