@@ -5,7 +5,10 @@
  * location (locked FOR SHARE so a close waits for us), mark sold units, decrement the stock
  * of non-serialized products (atomic `qty_on_hand + delta` in one statement, rows locked in
  * product id order so concurrent sales never deadlock), move a paid repair ticket to
- * picked_up. Four queries for a sale without units: lock + lines, drawer, stock, status.
+ * picked_up. Three queries for a sale without units (plus BEGIN/COMMIT): the row lock; the
+ * transaction with its lines, payments and open drawer sessions (read once the lock is held,
+ * so nothing committed meanwhile is missed); then stock + status in one statement (a
+ * data-modifying CTE).
  */
 import {
   BadInputError,
@@ -23,12 +26,13 @@ import type { AppDeps } from "../deps.ts";
 import { setUnitStatus } from "../inventory/stock.ts";
 import {
   adjustStockOfProducts,
+  completeTransactionRow,
   type DrawerSessionRecord,
   findOpenSessions,
   type ItemRecord,
-  lockTransactionWithLines,
+  lockTransactionForCompletion,
+  lockTransactionRow,
   lockUnits,
-  updateTransaction,
 } from "./pos_repo.ts";
 import { repairTicketPort } from "./repair_ticket_port.ts";
 import {
@@ -49,8 +53,22 @@ export async function chooseOpenSession(
   registerId: string | undefined,
   preferredRegisterId: string | null,
 ): Promise<DrawerSessionRecord> {
+  const sessions = await findOpenSessions(trx, registerId ? { registerId } : { locationId }, true);
+  return pickOpenSession(sessions, locationId, registerId, preferredRegisterId);
+}
+
+/**
+ * The choice of {@link chooseOpenSession} among `sessions`: the open (already locked)
+ * sessions of `registerId` when given, else those at `locationId`, in `opened_at, id` order.
+ */
+export function pickOpenSession(
+  sessions: readonly DrawerSessionRecord[],
+  locationId: string,
+  registerId: string | undefined,
+  preferredRegisterId: string | null,
+): DrawerSessionRecord {
   if (registerId) {
-    const [session] = await findOpenSessions(trx, { registerId }, true);
+    const [session] = sessions;
     if (!session) {
       throw new ConflictError("drawer_not_open", `Register "${registerId}" has no open drawer`);
     }
@@ -62,7 +80,6 @@ export async function chooseOpenSession(
     }
     return session;
   }
-  const sessions = await findOpenSessions(trx, { locationId }, true);
   if (sessions.length === 0) {
     throw new ConflictError("drawer_not_open", "No drawer is open at the transaction's location");
   }
@@ -91,33 +108,46 @@ export async function applyStock(
   sign: -1 | 1,
   now: Date,
 ): Promise<void> {
+  await applyUnitStatuses(trx, items, sign, now);
+  await adjustStockOfProducts(trx, stockDeltas(items, sign), now);
+}
+
+/** The unit half of {@link applyStock}: no query when no line has a unit. */
+async function applyUnitStatuses(
+  trx: Db,
+  items: ReadonlyArray<Pick<StockItem, "unitId">>,
+  sign: -1 | 1,
+  now: Date,
+): Promise<void> {
   const unitIds = [...new Set(items.flatMap((i) => (i.unitId ? [i.unitId] : [])))].sort();
-  if (unitIds.length > 0) {
-    const units = await lockUnits(trx, unitIds);
-    for (const unit of units) {
-      if (sign < 0 && unit.status !== "in_stock") {
-        throw new ConflictError(
-          "unit_unavailable",
-          `Unit "${unit.id}" is no longer in stock (status ${unit.status})`,
-        );
-      }
-    }
-    for (const unitId of unitIds) {
-      await setUnitStatus(trx, unitId, sign < 0 ? "sold" : "in_stock", now);
+  if (unitIds.length === 0) return;
+  const units = await lockUnits(trx, unitIds);
+  for (const unit of units) {
+    if (sign < 0 && unit.status !== "in_stock") {
+      throw new ConflictError(
+        "unit_unavailable",
+        `Unit "${unit.id}" is no longer in stock (status ${unit.status})`,
+      );
     }
   }
+  for (const unitId of unitIds) {
+    await setUnitStatus(trx, unitId, sign < 0 ? "sold" : "in_stock", now);
+  }
+}
+
+/** The non-zero `qty_on_hand` changes of non-serialized products that `items` make. */
+function stockDeltas(
+  items: ReadonlyArray<Pick<StockItem, "productId" | "quantity" | "productType">>,
+  sign: -1 | 1,
+): Array<{ productId: string; delta: number }> {
   const deltas = new Map<string, number>();
   for (const item of items) {
     if (!item.productId || !item.productType) continue;
     if (!receiptIncrementsStock(item.productType as ProductType)) continue;
     deltas.set(item.productId, (deltas.get(item.productId) ?? 0) + sign * item.quantity);
   }
-  await adjustStockOfProducts(
-    trx,
-    [...deltas.entries()].filter(([, delta]) => delta !== 0)
-      .map(([productId, delta]) => ({ productId, delta })),
-    now,
-  );
+  return [...deltas.entries()].filter(([, delta]) => delta !== 0)
+    .map(([productId, delta]) => ({ productId, delta }));
 }
 
 export async function completeTransaction(
@@ -127,27 +157,34 @@ export async function completeTransaction(
   input: { registerId?: string } | undefined,
 ): Promise<TransactionJson> {
   return await withTransaction(deps.db, async (trx) => {
-    const locked = await lockTransactionWithLines(trx, transactionId);
+    if (!(await lockTransactionRow(trx, transactionId))) {
+      throw new NotFoundError(`Transaction "${transactionId}" does not exist`);
+    }
+    const locked = await lockTransactionForCompletion(trx, transactionId, input?.registerId);
     if (!locked) throw new NotFoundError(`Transaction "${transactionId}" does not exist`);
-    const { tx, items, payments } = locked;
+    const { tx, items, payments, sessions } = locked;
     const balanceDueCents = parseMoney(tx.total) - parseMoney(tx.amountPaid);
     // State first (a second complete → invalid_transition), then the drawer, then the balance.
     assertCanComplete({ ...tx, balanceDueCents: 0 });
-    const session = await chooseOpenSession(trx, tx.locationId, input?.registerId, tx.registerId);
+    const session = pickOpenSession(sessions, tx.locationId, input?.registerId, tx.registerId);
     assertCanComplete({ ...tx, balanceDueCents });
     const now = deps.clock.now();
     if (tx.type === "repair_payment" && tx.repairTicketId) {
       await assertRepairTicketPayable(trx, tx.repairTicketId);
       await repairTicketPort()!.markPickedUp(trx, tx.repairTicketId, actor.userId);
     }
-    await applyStock(trx, items, -1, now);
-    const updated = await updateTransaction(trx, tx.id, {
-      status: "complete",
-      drawerSessionId: session.id,
-      registerId: session.registerId,
-      completedAt: now,
-      completedBy: actor.userId,
-    }, now);
+    await applyUnitStatuses(trx, items, -1, now);
+    const updated = await completeTransactionRow(
+      trx,
+      tx.id,
+      {
+        drawerSessionId: session.id,
+        registerId: session.registerId,
+        completedBy: actor.userId,
+      },
+      stockDeltas(items, -1),
+      now,
+    );
     return transactionJson(updated, items, payments);
   });
 }

@@ -2,6 +2,7 @@
 import { type Selectable, sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
+import { hasRow } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type {
   DrawerAdjustmentTable,
@@ -516,6 +517,15 @@ export async function findTransaction(
   return row && toTransaction(row);
 }
 
+/**
+ * Locks the transaction row FOR UPDATE and tells whether it exists. Its own statement on
+ * purpose: a statement that waits for a row lock keeps the snapshot it started with, so reading
+ * the lines and payments in the same statement could miss a change committed while waiting.
+ */
+export async function lockTransactionRow(db: Db, id: string): Promise<boolean> {
+  return hasRow(db.selectFrom("transactions").select("id").where("id", "=", id).forUpdate());
+}
+
 export interface TransactionChanges {
   status?: TransactionStatus;
   registerId?: string | null;
@@ -960,18 +970,56 @@ export async function findLocationIdByIdOrName(
 }
 
 /**
- * The transaction locked FOR UPDATE together with its items (and their product's type) and
- * payments, in one round trip: the hot path of completing a sale.
+ * Adds `delta` to the stock of several products in one statement. The rows are locked in
+ * product id order first (the CTE), so concurrent sales of the same products never deadlock;
+ * `qty_on_hand = qty_on_hand + delta` never loses an update.
  */
-export async function lockTransactionWithLines(db: Db, id: string): Promise<
+export async function adjustStockOfProducts(
+  db: Db,
+  deltas: ReadonlyArray<{ productId: string; delta: number }>,
+  now: Date,
+): Promise<void> {
+  if (deltas.length === 0) return;
+  const ids = deltas.map((d) => d.productId);
+  const values = sql.join(deltas.map((d) => sql`(${d.productId}::uuid, ${d.delta}::integer)`));
+  await sql`
+    WITH locked AS (
+      SELECT id FROM products WHERE id IN (${sql.join(ids)}) ORDER BY id FOR NO KEY UPDATE
+    )
+    UPDATE products AS p SET qty_on_hand = p.qty_on_hand + v.delta, updated_at = ${now}
+    FROM locked JOIN (VALUES ${values}) AS v(id, delta) ON v.id = locked.id
+    WHERE p.id = locked.id`.execute(db);
+}
+
+/**
+ * The completion hot path's read, in one round trip, run after `lockTransactionRow` (so it
+ * reads with a snapshot taken once the lock is held): the transaction (FOR UPDATE again, a
+ * no-op for the holder), its
+ * items (with their product's type) and payments, and the open drawer sessions of
+ * `registerId` (when given) or else of the transaction's location, locked FOR SHARE (a
+ * concurrent close waits until we commit; a session closed meanwhile is re-checked and left
+ * out), in `opened_at, id` order.
+ */
+export async function lockTransactionForCompletion(
+  db: Db,
+  id: string,
+  registerId: string | undefined,
+): Promise<
   | {
     tx: TransactionRecord;
     items: Array<ItemRecord & { productType: string | null }>;
     payments: PaymentRecord[];
+    sessions: DrawerSessionRecord[];
   }
   | undefined
 > {
-  const result = await sql<TransactionRow & { items_json: unknown; payments_json: unknown }>`
+  const sessionFilter = registerId
+    ? sql`ds.register_id = ${registerId}::uuid`
+    : sql`ds.location_id = t.location_id`;
+  const result = await sql<
+    TransactionRow & { items_json: unknown; payments_json: unknown; sessions_json: unknown }
+  >`
+    WITH t AS (SELECT * FROM transactions WHERE id = ${id} FOR UPDATE)
     SELECT t.*,
       COALESCE((
         SELECT json_agg(json_build_object(
@@ -994,37 +1042,69 @@ export async function lockTransactionWithLines(db: Db, id: string): Promise<
           'reference', py.reference, 'is_refund', py.is_refund, 'created_by', py.created_by,
           'created_at', py.created_at
         ) ORDER BY py.created_at, py.id)
-        FROM payments py WHERE py.transaction_id = t.id), '[]'::json) AS payments_json
-    FROM transactions t WHERE t.id = ${id} FOR UPDATE OF t`.execute(db);
+        FROM payments py WHERE py.transaction_id = t.id), '[]'::json) AS payments_json,
+      COALESCE((
+        SELECT json_agg(json_build_object(
+          'id', s.id, 'register_id', s.register_id, 'location_id', s.location_id,
+          'status', s.status, 'opening_balance', s.opening_balance::text,
+          'closing_balance', s.closing_balance::text,
+          'expected_balance', s.expected_balance::text, 'over_short', s.over_short::text,
+          'notes', s.notes, 'opened_by', s.opened_by, 'closed_by', s.closed_by,
+          'opened_at', s.opened_at, 'closed_at', s.closed_at, 'z_report', s.z_report
+        ) ORDER BY s.opened_at, s.id)
+        FROM (
+          SELECT ds.* FROM drawer_sessions ds
+          WHERE ds.status = 'open' AND ${sessionFilter}
+          ORDER BY ds.opened_at, ds.id FOR SHARE
+        ) s), '[]'::json) AS sessions_json
+    FROM t`.execute(db);
   const row = result.rows[0];
   if (!row) return undefined;
   const parse = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
-  const { items_json, payments_json, ...txRow } = row;
+  const { items_json, payments_json, sessions_json, ...txRow } = row;
   const items =
     (parse(items_json) as Array<Selectable<TransactionItemTable> & { product_type: string | null }>)
       .map(({ product_type, ...item }) => ({ ...toItem(item), productType: product_type }));
   const payments = (parse(payments_json) as Selectable<PaymentTable>[]).map(toPayment);
-  return { tx: toTransaction(txRow as TransactionRow), items, payments };
+  const sessions = (parse(sessions_json) as SessionRow[]).map(toSession);
+  return { tx: toTransaction(txRow as TransactionRow), items, payments, sessions };
 }
 
 /**
- * Adds `delta` to the stock of several products in one statement. The rows are locked in
- * product id order first (the CTE), so concurrent sales of the same products never deadlock;
- * `qty_on_hand = qty_on_hand + delta` never loses an update.
+ * Completes a sale in one statement: adds each delta to its product's stock (rows locked in
+ * product id order first, so concurrent sales never deadlock; `qty_on_hand + delta` never
+ * loses an update) in a data-modifying CTE, and marks the transaction complete, returning it.
  */
-export async function adjustStockOfProducts(
+export async function completeTransactionRow(
   db: Db,
+  id: string,
+  values: { drawerSessionId: string; registerId: string; completedBy: string },
   deltas: ReadonlyArray<{ productId: string; delta: number }>,
   now: Date,
-): Promise<void> {
-  if (deltas.length === 0) return;
-  const ids = deltas.map((d) => d.productId);
-  const values = sql.join(deltas.map((d) => sql`(${d.productId}::uuid, ${d.delta}::integer)`));
-  await sql`
-    WITH locked AS (
-      SELECT id FROM products WHERE id IN (${sql.join(ids)}) ORDER BY id FOR NO KEY UPDATE
+): Promise<TransactionRecord> {
+  const stock = deltas.length === 0 ? sql`` : sql`
+    locked AS (
+      SELECT id FROM products WHERE id IN (${sql.join(deltas.map((d) => d.productId))})
+      ORDER BY id FOR NO KEY UPDATE
+    ),
+    stock AS (
+      UPDATE products AS p SET qty_on_hand = p.qty_on_hand + v.delta, updated_at = ${now}
+      FROM locked JOIN (VALUES ${
+    sql.join(deltas.map((d) => sql`(${d.productId}::uuid, ${d.delta}::integer)`))
+  }) AS v(id, delta) ON v.id = locked.id
+      WHERE p.id = locked.id
+      RETURNING p.id
+    ),`;
+  const result = await sql<TransactionRow>`
+    WITH ${stock} done AS (
+      UPDATE transactions SET status = 'complete', drawer_session_id = ${values.drawerSessionId},
+        register_id = ${values.registerId}, completed_at = ${now},
+        completed_by = ${values.completedBy}, updated_at = ${now}
+      WHERE id = ${id}
+      RETURNING *
     )
-    UPDATE products AS p SET qty_on_hand = p.qty_on_hand + v.delta, updated_at = ${now}
-    FROM locked JOIN (VALUES ${values}) AS v(id, delta) ON v.id = locked.id
-    WHERE p.id = locked.id`.execute(db);
+    SELECT * FROM done`.execute(db);
+  const row = result.rows[0];
+  if (!row) throw new Error(`Transaction "${id}" vanished while completing`);
+  return toTransaction(row);
 }
