@@ -522,7 +522,7 @@ export async function findTransaction(
  * purpose: a statement that waits for a row lock keeps the snapshot it started with, so reading
  * the lines and payments in the same statement could miss a change committed while waiting.
  */
-export async function lockTransactionRow(db: Db, id: string): Promise<boolean> {
+export function lockTransactionRow(db: Db, id: string): Promise<boolean> {
   return hasRow(db.selectFrom("transactions").select("id").where("id", "=", id).forUpdate());
 }
 
