@@ -75,6 +75,14 @@ export async function openDrawer(
   return res.body;
 }
 
+/** A new location with one register whose drawer is open. */
+export async function storeWithDrawer(t: TestApp, u: PosUsers) {
+  const locationId = await makeLocation(t);
+  const register = await makeRegister(t, u, locationId);
+  const session = await openDrawer(t, u, register.id);
+  return { locationId, register, session };
+}
+
 export async function makeProduct(
   t: TestApp,
   u: PosUsers,

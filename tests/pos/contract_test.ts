@@ -20,6 +20,7 @@ import {
   type PosUsers,
   posUsers,
   setConfig,
+  storeWithDrawer,
 } from "./_fixtures.ts";
 
 let t: TestApp;
@@ -36,13 +37,6 @@ Deno.test.afterAll(async () => {
 });
 
 const ids = (res: { body: { data: Array<{ id: string }> } }) => res.body.data.map((x) => x.id);
-
-async function storeWithDrawer() {
-  const locationId = await makeLocation(t);
-  const register = await makeRegister(t, u, locationId);
-  const session = await openDrawer(t, u, register.id);
-  return { locationId, register, session };
-}
 
 /** Moves a row's creation time (tokens would expire if the clock itself jumped days). */
 async function backdate(table: "transactions" | "drawer_sessions", id: string, at: string) {
@@ -65,7 +59,7 @@ async function completedSale(locationId: string, description = "Strings") {
 // ---------------------------------------------------------------- idempotency
 
 Deno.test("POST /drawers/:id/adjustments replays with the same Idempotency-Key and adjusts once", async () => {
-  const { session } = await storeWithDrawer();
+  const { session } = await storeWithDrawer(t, u);
   const path = `/v1/drawers/${session.id}/adjustments`;
   const headers = { "Idempotency-Key": `adj-${session.id}` };
   const body = { direction: "out", amount: "7.50", reason: "Pizza" };
@@ -87,7 +81,7 @@ Deno.test("POST /drawers/:id/adjustments replays with the same Idempotency-Key a
 });
 
 Deno.test("POST /transactions/:id/refunds replays with the same Idempotency-Key and refunds once", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   const sale = await completedSale(locationId);
   const path = `/v1/transactions/${sale.id}/refunds`;
   const headers = { "Idempotency-Key": `refund-${sale.id}` };
@@ -110,7 +104,7 @@ Deno.test("POST /transactions/:id/refunds replays with the same Idempotency-Key 
 // ---------------------------------------------------------------- manager overrides
 
 Deno.test("with managerOverride on, refunds, big discounts and cash in/out need an override", async () => {
-  const { locationId, session } = await storeWithDrawer();
+  const { locationId, session } = await storeWithDrawer(t, u);
   const sale = await completedSale(locationId);
   const refund = await api(t.app, "POST", `/v1/transactions/${sale.id}/refunds`, {
     token: u.cashier.token,
@@ -146,7 +140,7 @@ Deno.test("with managerOverride on, refunds, big discounts and cash in/out need 
 });
 
 Deno.test("with managerOverride off for refund, discount and cashInOut, a cashier acts alone", async () => {
-  const { locationId, session } = await storeWithDrawer();
+  const { locationId, session } = await storeWithDrawer(t, u);
   const sale = await completedSale(locationId);
   await setConfig(t, { managerOverride: { refund: false, discount: false, cashInOut: false } });
   try {
@@ -184,8 +178,8 @@ Deno.test("with managerOverride off for refund, discount and cashInOut, a cashie
 // ---------------------------------------------------------------- filters, q, sort
 
 Deno.test("GET /transactions filters by from/to (store-local days or instants), locationId and registerId", async () => {
-  const { locationId, register } = await storeWithDrawer();
-  const other = await storeWithDrawer();
+  const { locationId, register } = await storeWithDrawer(t, u);
+  const other = await storeWithDrawer(t, u);
   const item = [{ description: "Reed", quantity: 1, unitPrice: "3.00" }];
   const late11 = await createSale(t, u.cashier.token, locationId, item, {
     registerId: register.id,
@@ -269,7 +263,7 @@ Deno.test("GET /drawers q searches the register name and the session notes", asy
 });
 
 Deno.test("GET /transactions q matches the number, any line's description and the account name", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   const marker = crypto.randomUUID().slice(0, 6);
   const editor = await createUserWithPermissions(t, ["accounts.edit"]);
   const account = await api(t.app, "POST", "/v1/accounts", {

@@ -12,6 +12,7 @@ import {
   payAndComplete,
   type PosUsers,
   posUsers,
+  storeWithDrawer,
 } from "./_fixtures.ts";
 
 let t: TestApp;
@@ -70,9 +71,7 @@ Deno.test("with a registered repair-ticket port, completing a repair_payment mov
   };
   registerRepairTicketPort(fake);
   try {
-    const locationId = await makeLocation(t);
-    const register = await makeRegister(t, u, locationId);
-    await openDrawer(t, u, register.id);
+    const { locationId } = await storeWithDrawer(t, u);
     const cancelled = await api(t.app, "POST", "/v1/transactions", {
       token: u.cashier.token,
       body: {

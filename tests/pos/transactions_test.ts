@@ -20,6 +20,7 @@ import {
   setConfig,
   setStock,
   stockOf,
+  storeWithDrawer,
 } from "./_fixtures.ts";
 
 let t: TestApp;
@@ -33,17 +34,10 @@ Deno.test.afterAll(async () => {
   await t.close();
 });
 
-async function storeWithDrawer() {
-  const locationId = await makeLocation(t);
-  const register = await makeRegister(t, u, locationId);
-  const session = await openDrawer(t, u, register.id);
-  return { locationId, register, session };
-}
-
 // ---------------------------------------------------------------- create, pay, complete
 
 Deno.test("a sale is created pending with product defaults, paid in split tenders with cash change, and completed", async () => {
-  const { locationId, register, session } = await storeWithDrawer();
+  const { locationId, register, session } = await storeWithDrawer(t, u);
   const guitar = await makeProduct(t, u, { name: "Guitar strings", price: "12.50" });
   await setStock(t, guitar.id, 10);
 
@@ -128,7 +122,7 @@ Deno.test("a sale is created pending with product defaults, paid in split tender
 });
 
 Deno.test("creating refuses consumables (not_sellable), unknown references and missing line fields", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   const glue = await makeProduct(t, u, { type: "consumable" });
   const consumable = await api(t.app, "POST", "/v1/transactions", {
     token: u.cashier.token,
@@ -218,7 +212,7 @@ Deno.test("completing needs an open drawer at the location, and a register when 
 });
 
 Deno.test("item edits recompute totals; discounts above the threshold need an override; taxes come from config", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   await setConfig(t, { taxRates: { goods: "8.25", service: "5.00" } });
   try {
     const tx = await createSale(t, u.cashier.token, locationId, [
@@ -313,7 +307,7 @@ Deno.test("item edits recompute totals; discounts above the threshold need an ov
 });
 
 Deno.test("an account with an approved, unexpired tax exemption pays no tax", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   await setConfig(t, { taxRates: { goods: "10.00", service: "10.00" } });
   try {
     const editor = await createUserWithPermissions(t, ["accounts.edit"]);
@@ -352,7 +346,7 @@ Deno.test("an account with an approved, unexpired tax exemption pays no tax", as
 });
 
 Deno.test("serialized units are marked sold on completion and a unit not in stock cannot be sold", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   const violin = await makeProduct(t, u, { type: "serialized", price: "500.00" });
   const unit = await api(t.app, "POST", `/v1/products/${violin.id}/units`, {
     token: u.inventory.token,
@@ -380,7 +374,7 @@ Deno.test("serialized units are marked sold on completion and a unit not in stoc
 });
 
 Deno.test("GET /transactions filters by itemSearch (any line, case-insensitive, literal %), status, type, session", async () => {
-  const { locationId, session } = await storeWithDrawer();
+  const { locationId, session } = await storeWithDrawer(t, u);
   const marker = crypto.randomUUID().slice(0, 8);
   const a = await createSale(t, u.cashier.token, locationId, [
     { description: `Cello ROSIN ${marker}`, quantity: 1, unitPrice: "5.00" },
@@ -428,7 +422,7 @@ Deno.test("GET /transactions filters by itemSearch (any line, case-insensitive, 
 });
 
 Deno.test("receipts come as JSON and as 40-column text, without consumable lines", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   const tx = await createSale(t, u.cashier.token, locationId, [
     {
       description: "Valve oil with an extremely long description that has to wrap",
@@ -475,7 +469,7 @@ Deno.test("receipts come as JSON and as 40-column text, without consumable lines
 // ---------------------------------------------------------------- concurrency, retries
 
 Deno.test("completing one transaction from several terminals at once succeeds exactly once", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   const product = await makeProduct(t, u);
   await setStock(t, product.id, 5);
   const tx = await createSale(t, u.cashier.token, locationId, [{
@@ -500,7 +494,7 @@ Deno.test("completing one transaction from several terminals at once succeeds ex
 });
 
 Deno.test("parallel sales of the same products decrement stock exactly once each (no deadlock)", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   const a = await makeProduct(t, u);
   const b = await makeProduct(t, u);
   await setStock(t, a.id, 3); // may go below zero: a sale is never blocked by a wrong count
@@ -529,7 +523,7 @@ Deno.test("parallel sales of the same products decrement stock exactly once each
 });
 
 Deno.test("payments and completes replay with the same Idempotency-Key and do not act twice", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   const product = await makeProduct(t, u);
   await setStock(t, product.id, 10);
   const createHeaders = { "Idempotency-Key": `create-${crypto.randomUUID()}` };
@@ -639,7 +633,7 @@ async function countedComplete(locationId: string, productIds: string[]): Promis
 }
 
 Deno.test("completing a 3-line sale takes a bounded number of queries, whatever the history size", async () => {
-  const { locationId, session } = await storeWithDrawer();
+  const { locationId, session } = await storeWithDrawer(t, u);
   const products = [await makeProduct(t, u), await makeProduct(t, u), await makeProduct(t, u)];
   const ids = products.map((p) => p.id);
   await seedHistory(locationId, session.id, 50);

@@ -2,17 +2,15 @@ import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, createTestApp, type TestApp } from "../_helpers/test_app.ts";
 import {
   createSale,
-  makeLocation,
   makeProduct,
-  makeRegister,
   MANAGER_PIN,
-  openDrawer,
   payAndComplete,
   type PosUsers,
   posUsers,
   setConfig,
   setStock,
   stockOf,
+  storeWithDrawer,
 } from "./_fixtures.ts";
 
 let t: TestApp;
@@ -28,13 +26,6 @@ Deno.test.afterAll(async () => {
   await t.close();
 });
 
-async function storeWithDrawer() {
-  const locationId = await makeLocation(t);
-  const register = await makeRegister(t, u, locationId);
-  const session = await openDrawer(t, u, register.id);
-  return { locationId, register, session };
-}
-
 async function auditOf(action: string, entityId: string) {
   const res = await api(t.app, "GET", `/v1/audit-log?action=${action}&entityId=${entityId}`, {
     token: u.auditor.token,
@@ -46,7 +37,7 @@ async function auditOf(action: string, entityId: string) {
 // ---------------------------------------------------------------- voids
 
 Deno.test("voiding needs a manager override; a complete sale's void restores stock and leaves the reports", async () => {
-  const { locationId, session } = await storeWithDrawer();
+  const { locationId, session } = await storeWithDrawer(t, u);
   const product = await makeProduct(t, u, { price: "25.00" });
   await setStock(t, product.id, 4);
   const tx = await createSale(t, u.cashier.token, locationId, [{
@@ -92,7 +83,7 @@ Deno.test("voiding needs a manager override; a complete sale's void restores sto
 });
 
 Deno.test("a pending transaction can be voided by a holder of pos.override alone; a closed session's sale cannot", async () => {
-  const { locationId, register, session } = await storeWithDrawer();
+  const { locationId, register, session } = await storeWithDrawer(t, u);
   const pending = await createSale(t, u.cashier.token, locationId, [
     { description: "Capo", quantity: 1, unitPrice: "9.00" },
   ]);
@@ -123,7 +114,7 @@ Deno.test("a pending transaction can be voided by a holder of pos.override alone
 });
 
 Deno.test("no override is asked when the config turns it off for voids", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   await setConfig(t, { managerOverride: { void: false } });
   try {
     const tx = await createSale(t, u.cashier.token, locationId, [
@@ -142,7 +133,7 @@ Deno.test("no override is asked when the config turns it off for voids", async (
 // ---------------------------------------------------------------- refunds
 
 Deno.test("partial refunds give back pro-rata net and tax, restock, reduce expected cash and never exceed the sale", async () => {
-  const { locationId, session } = await storeWithDrawer();
+  const { locationId, session } = await storeWithDrawer(t, u);
   await setConfig(t, { taxRates: { goods: "10.00" } });
   try {
     const product = await makeProduct(t, u, { price: "10.00" });
@@ -248,7 +239,7 @@ Deno.test("partial refunds give back pro-rata net and tax, restock, reduce expec
 });
 
 Deno.test("a pending transaction cannot be refunded", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   const tx = await createSale(t, u.cashier.token, locationId, [
     { description: "Mute", quantity: 1, unitPrice: "4.00" },
   ]);
@@ -261,7 +252,7 @@ Deno.test("a pending transaction cannot be refunded", async () => {
 });
 
 Deno.test("concurrent refunds of one sale never refund more than was sold", async () => {
-  const { locationId } = await storeWithDrawer();
+  const { locationId } = await storeWithDrawer(t, u);
   const product = await makeProduct(t, u, { price: "5.00" });
   await setStock(t, product.id, 0);
   const tx = await createSale(t, u.cashier.token, locationId, [{
