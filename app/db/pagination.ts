@@ -11,36 +11,49 @@ export interface Page<T> {
   pagination: { page: number; limit: number; total: number; totalPages: number };
 }
 
-export async function paginate<DB, TB extends keyof DB, O, T>(
+export interface PageOptions<O, T> {
+  /** Sort field → column or SQL expression text it orders by (allow-listed by the schema). */
+  sortColumns: Record<string, string>;
+  /** Unique column that makes the order total (`products.id`). */
+  tieBreaker: string;
+  map: (row: O) => T;
+}
+
+type CountedRow<O> = O & { __total: number };
+
+/** The page's query: the total as a window count, the sort with its tie-breaker, the slice. */
+function pageQuery<DB, TB extends keyof DB, O, T>(
   query: SelectQueryBuilder<DB, TB, O>,
   params: ListParams,
-  options: {
-    /** Sort field → column or SQL expression text it orders by (allow-listed by the schema). */
-    sortColumns: Record<string, string>;
-    /** Unique column that makes the order total (`products.id`). */
-    tieBreaker: string;
-    map: (row: O) => T;
-  },
-): Promise<Page<T>> {
+  options: PageOptions<O, T>,
+) {
   const column = options.sortColumns[params.sort];
   if (!column) throw new Error(`No sort column for "${params.sort}"`);
   const direction = params.order === "desc" ? sql`DESC` : sql`ASC`;
-  const rows = await query
+  return query
     .select(sql<number>`count(*) OVER ()`.as("__total"))
     .orderBy(sql`${sql.ref(column)} ${direction} NULLS LAST`)
     .orderBy(sql`${sql.ref(options.tieBreaker)} ${direction}`)
     .limit(params.limit)
-    .offset((params.page - 1) * params.limit)
-    .execute() as Array<O & { __total: number }>;
+    .offset((params.page - 1) * params.limit);
+}
+
+/** Maps the rows; a page past the end has none, so only then the total is counted apart. */
+async function toPage<DB, TB extends keyof DB, O, T>(
+  rows: CountedRow<O>[],
+  params: ListParams,
+  unpaged: () => SelectQueryBuilder<DB, TB, O>,
+  map: (row: O) => T,
+): Promise<Page<T>> {
   let total = rows[0] ? Number(rows[0].__total) : 0;
   if (rows.length === 0 && params.page > 1) {
-    const counted = await query.clearSelect()
+    const counted = await unpaged().clearSelect()
       .select(sql<number>`count(*)`.as("n"))
       .executeTakeFirst() as { n: number } | undefined;
     total = Number(counted?.n ?? 0);
   }
   return {
-    data: rows.map(({ __total: _, ...row }) => options.map(row as O)),
+    data: rows.map(({ __total: _, ...row }) => map(row as O)),
     pagination: {
       page: params.page,
       limit: params.limit,
@@ -48,6 +61,15 @@ export async function paginate<DB, TB extends keyof DB, O, T>(
       totalPages: Math.ceil(total / params.limit),
     },
   };
+}
+
+export async function paginate<DB, TB extends keyof DB, O, T>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  params: ListParams,
+  options: PageOptions<O, T>,
+): Promise<Page<T>> {
+  const rows = await pageQuery(query, params, options).execute() as CountedRow<O>[];
+  return toPage(rows, params, () => query, options.map);
 }
 
 /** Compiled SQL per query shape, for `paginateByShape()`: one map per list query. */
@@ -72,52 +94,22 @@ export async function paginateByShape<DB, TB extends keyof DB, O, T>(
   values: readonly unknown[],
   build: () => SelectQueryBuilder<DB, TB, O>,
   params: ListParams,
-  options: {
-    sortColumns: Record<string, string>;
-    tieBreaker: string;
-    map: (row: O) => T;
-  },
+  options: PageOptions<O, T>,
 ): Promise<Page<T>> {
-  const offset = (params.page - 1) * params.limit;
-  const parameters = [...values, params.limit, offset];
+  const parameters = [...values, params.limit, (params.page - 1) * params.limit];
   const key = `${shape}|${params.sort}|${params.order}`;
   const known = memo.get(key);
-  let rows: Array<O & { __total: number }>;
+  let rows: CountedRow<O>[];
   if (known !== undefined) {
-    rows = (await db.executeQuery<O & { __total: number }>(CompiledQuery.raw(known, parameters)))
-      .rows;
+    rows = (await db.executeQuery<CountedRow<O>>(CompiledQuery.raw(known, parameters))).rows;
   } else {
-    const column = options.sortColumns[params.sort];
-    if (!column) throw new Error(`No sort column for "${params.sort}"`);
-    const direction = params.order === "desc" ? sql`DESC` : sql`ASC`;
-    const query = build()
-      .select(sql<number>`count(*) OVER ()`.as("__total"))
-      .orderBy(sql`${sql.ref(column)} ${direction} NULLS LAST`)
-      .orderBy(sql`${sql.ref(options.tieBreaker)} ${direction}`)
-      .limit(params.limit)
-      .offset(offset);
-    const compiled = query.compile();
+    const compiled = pageQuery(build(), params, options).compile();
     const same = compiled.parameters.length === parameters.length &&
       compiled.parameters.every((value, i) => value === parameters[i]);
     if (same && memo.size < MAX_SHAPES) memo.set(key, compiled.sql);
-    rows = (await db.executeQuery(compiled)).rows as Array<O & { __total: number }>;
+    rows = (await db.executeQuery(compiled)).rows as CountedRow<O>[];
   }
-  let total = rows[0] ? Number(rows[0].__total) : 0;
-  if (rows.length === 0 && params.page > 1) {
-    const counted = await build().clearSelect()
-      .select(sql<number>`count(*)`.as("n"))
-      .executeTakeFirst() as { n: number } | undefined;
-    total = Number(counted?.n ?? 0);
-  }
-  return {
-    data: rows.map(({ __total: _, ...row }) => options.map(row as O)),
-    pagination: {
-      page: params.page,
-      limit: params.limit,
-      total,
-      totalPages: Math.ceil(total / params.limit),
-    },
-  };
+  return toPage(rows, params, build, options.map);
 }
 
 /** Shapes are few (filters present × sort × order); this only bounds a mistake. */
