@@ -2,7 +2,7 @@
  * Kysely over postgres.js without `sql.reserve()`. postgres.js 3.4.9 crashes the whole
  * process (an uncaught TypeError thrown from a `setImmediate`, porsager/postgres#1208) when a
  * query is written to a reserved connection whose socket has closed, and `release()` puts such
- * a dead connection back into the pool. kysely-postgres-js reserves a connection for every
+ * a dead connection back into the pool. kysely-postgres-js (no longer used) reserves a connection for every
  * query, so a database restart or network cut took the server down instead of answering 503.
  *
  * Here single queries go through the pool (which moves closed connections aside and

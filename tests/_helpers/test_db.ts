@@ -6,7 +6,7 @@
  *  - otherwise: a fresh in-memory PGlite (the embedded default).
  */
 import { Kysely, sql } from "kysely";
-import { PostgresJSDialect } from "kysely-postgres-js";
+import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
 import postgres from "postgres";
 import { openDatabase } from "../../app/db/connect.ts";
 import type { Database } from "../../app/db/database.ts";
@@ -69,7 +69,7 @@ async function ensureTemplate(admin: postgres.Sql, serverUrl: string): Promise<s
       await conn.unsafe(`DROP DATABASE IF EXISTS "${building}" WITH (FORCE)`);
       await conn.unsafe(`CREATE DATABASE "${building}"`);
       const client = postgres(withDatabase(serverUrl, building), { max: 1, onnotice: () => {} });
-      const db = new Kysely<Database>({ dialect: new PostgresJSDialect({ postgres: client }) });
+      const db = new Kysely<Database>({ dialect: new PostgresDialect({ postgres: client }) });
       try {
         await migrateToLatest(db);
         await runSeeds(db);

@@ -3,7 +3,7 @@
  * members list queries with `q` contain no sequential scan of members (or accounts).
  */
 import { CompiledQuery, Kysely } from "kysely";
-import { PostgresJSDialect } from "kysely-postgres-js";
+import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
 import postgres from "postgres";
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { createTestApp, type TestApp } from "../_helpers/test_app.ts";
@@ -51,7 +51,7 @@ Deno.test.beforeAll(async () => {
   await sql`ANALYZE members`.execute(db);
   client = postgres(t.database.url!, { max: 2, onnotice: () => {} });
   traced = new Kysely<Database>({
-    dialect: new PostgresJSDialect({ postgres: client }),
+    dialect: new PostgresDialect({ postgres: client }),
     log: (event) => {
       if (event.level === "query") captured.push(event.query);
     },
