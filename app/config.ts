@@ -34,7 +34,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   MIGRATE_ON_START: booleanFlag.default(true),
   DEV_BYPASS: booleanFlag.default(false),
-  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).optional(),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(8 * 60),
 });
@@ -68,6 +68,16 @@ export class ConfigError extends Error {
     super(message);
     this.name = "ConfigError";
   }
+}
+
+/**
+ * PostgreSQL connections per process when DB_POOL_SIZE is not set: twice the cores, at least
+ * 4 (the usual sizing for a database on a machine like this one). Queries beyond it wait in
+ * the app's queue (app/db/connection_slots.ts); more connections than the database has cores
+ * only moves that wait into PostgreSQL, where it costs context switches and tail latency.
+ */
+export function defaultPoolSize(cores = navigator.hardwareConcurrency || 2): number {
+  return Math.max(4, 2 * cores);
 }
 
 /** Parses and checks the environment; throws `ConfigError` with every problem listed. */
@@ -108,7 +118,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     logLevel: e.LOG_LEVEL,
     migrateOnStart: e.MIGRATE_ON_START,
     devBypass: e.DEV_BYPASS,
-    dbPoolSize: e.DB_POOL_SIZE,
+    dbPoolSize: e.DB_POOL_SIZE ?? defaultPoolSize(),
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     tokenTtlSeconds: e.TOKEN_TTL_MINUTES * 60,
   };

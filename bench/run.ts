@@ -3,13 +3,17 @@
  * two yardsticks measured in the same run on the same machine:
  *  - the ceiling: a bare `Deno.serve` answering "ok" under the same load generator;
  *  - the database: pgbench running each scenario's SQL at the same concurrency, for the same
- *    duration, right after that scenario's HTTP load (both warmed up first).
+ *    duration, in rounds alternating with that scenario's HTTP load (both warmed up first):
+ *    the speed of this shared machine drifts by tens of percent within a minute, and
+ *    alternating makes a slow spell weigh on both sides of the ratio alike. req/s and tps are
+ *    over all rounds; p50/p99 are the median of the rounds' (each round is its own run).
  * HTTP load comes from `wrk` (installed with apt-get when missing; without it, from the Deno
  * fetch generator in `_load.ts`, with a note). Timed scenarios (no HTTP) run last.
  * A fresh database `shop_bench_<random>` is created on BENCH_DATABASE_URL's server
  * (default postgres://postgres@127.0.0.1:5432/postgres), migrated, seeded and dropped.
  *
- * BENCH_DURATION (seconds per measurement, default 10), BENCH_WARMUP (seconds, default 3),
+ * BENCH_DURATION (seconds per measurement, default 10), BENCH_ROUNDS (default 3),
+ * BENCH_WARMUP (seconds, default 3), BENCH_DB_POOL_SIZE (default: the server's own),
  * BENCH_CONCURRENCY (default 10), BENCH_WRK_THREADS (default 1), BENCH_ONLY (run only the
  * scenarios whose name contains this text; case-insensitive, `a,b` for either).
  * Results: one table on stdout and bench/results/latest.json.
@@ -31,6 +35,8 @@ const DURATION_S = Number(Deno.env.get("BENCH_DURATION") ?? 10);
 const WARMUP_S = Number(Deno.env.get("BENCH_WARMUP") ?? 3);
 const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 10);
 const WRK_THREADS = Number(Deno.env.get("BENCH_WRK_THREADS") ?? 1);
+/** HTTP and pgbench alternate in this many rounds sharing DURATION (see measureScenario). */
+const ROUNDS = Math.max(1, Number(Deno.env.get("BENCH_ROUNDS") ?? 3));
 /** Distinct requests prepared for a scenario whose requests differ (pages, ids). */
 const MAX_DISTINCT_REQUESTS = 50_000;
 const ONLY = Deno.env.get("BENCH_ONLY");
@@ -45,6 +51,8 @@ type AnyTimed = TimedScenario<any>;
 interface HttpScenarioResult {
   name: string;
   http: LoadResult;
+  /** Each HTTP + pgbench round as measured, for the spread behind the folded figures. */
+  rounds: RoundResult[];
   pgbench?: PgbenchResult;
   /** HTTP requests per second / pgbench transactions per second. */
   ratioToPgbench?: number;
@@ -143,50 +151,144 @@ async function preflight(baseUrl: string, req: BenchRequest, expected: number) {
   return notes;
 }
 
-async function httpLoad(
+/**
+ * Where the next HTTP run starts in a scenario's list of distinct requests, and whether the
+ * list ran out (requests were sent twice).
+ */
+interface LoadCursor {
+  offset: number;
+  wrapped: boolean;
+}
+
+/** One HTTP run of `seconds` (wrk, or the Deno fetch generator without it). */
+async function httpRun(
   wrk: string | undefined,
   baseUrl: string,
   requests: BenchRequest[],
-  scenario: Pick<AnyHttp, "request" | "expectStatus"> & { state?: unknown },
-  notes: string[],
-  offset = 0,
+  scenario: Pick<AnyHttp, "expectStatus">,
+  cursor: LoadCursor,
+  seconds: number,
 ): Promise<LoadResult> {
   if (!wrk) {
-    const request = requests.length === 1
-      ? () => requests[0]!
-      : (i: number) => requests[(offset + i) % requests.length]!;
-    const options = {
+    const at = cursor.offset;
+    const result = await runLoad({
       baseUrl,
       concurrency: CONCURRENCY,
-      request,
+      request: (i) => requests[(at + i) % requests.length]!,
       expectStatus: scenario.expectStatus,
-    };
-    const warm = await runLoad({ ...options, durationMs: WARMUP_S * 1000 });
-    const at = offset + warm.requests;
-    return await runLoad({
-      ...options,
-      request: requests.length === 1 ? request : (i) => requests[(at + i) % requests.length]!,
-      durationMs: DURATION_S * 1000,
+      durationMs: seconds * 1000,
     });
+    cursor.offset += result.requests;
+    if (requests.length > 1 && cursor.offset > requests.length) cursor.wrapped = true;
+    return result;
   }
-  const common = {
+  const { nextOffset, wrapped, ...result } = await runWrk({
     wrk,
     baseUrl,
     requests,
     concurrency: CONCURRENCY,
     threads: WRK_THREADS,
     expectStatus: scenario.expectStatus,
-  };
-  const warm = await runWrk({ ...common, offset, seconds: WARMUP_S });
-  const { nextOffset: _, wrapped, ...measured } = await runWrk({
-    ...common,
-    offset: warm.nextOffset,
-    seconds: DURATION_S,
+    offset: cursor.offset,
+    seconds,
   });
-  if (wrapped || warm.wrapped) {
+  cursor.offset = nextOffset;
+  cursor.wrapped ||= wrapped;
+  return result;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Rounds of one load, folded: requests, errors and time summed (so req/s is over all rounds),
+ * p50 and p99 the median of the rounds' (each round is its own wrk run), max the largest.
+ */
+function foldRounds(rounds: LoadResult[]): LoadResult {
+  const requests = rounds.reduce((sum, r) => sum + r.requests, 0);
+  const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
+  return {
+    requests,
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    seconds: round2(seconds),
+    requestsPerSecond: Math.round(requests / seconds),
+    p50Ms: round2(median(rounds.map((r) => r.p50Ms))),
+    p99Ms: round2(median(rounds.map((r) => r.p99Ms))),
+    maxMs: Math.max(...rounds.map((r) => r.maxMs)),
+  };
+}
+
+function foldPgbench(rounds: PgbenchResult[]): PgbenchResult {
+  const transactions = rounds.reduce((sum, r) => sum + r.transactions, 0);
+  return {
+    transactions,
+    tps: Math.round(rounds.reduce((sum, r) => sum + r.tps, 0) / rounds.length),
+    p50Ms: round2(median(rounds.map((r) => r.p50Ms))),
+    p99Ms: round2(median(rounds.map((r) => r.p99Ms))),
+    failed: rounds.reduce((sum, r) => sum + r.failed, 0),
+  };
+}
+
+/**
+ * A scenario's HTTP load and its pgbench yardstick, both warmed up, then measured in
+ * alternating rounds (HTTP, pgbench, HTTP, pgbench, ...) of DURATION/ROUNDS seconds each, so
+ * a slow spell of this shared machine weighs on both sides of the ratio alike instead of on
+ * whichever ran during it.
+ */
+async function measureScenario(
+  wrk: string | undefined,
+  baseUrl: string,
+  requests: BenchRequest[],
+  scenario: AnyHttp,
+  databaseUrl: string,
+  notes: string[],
+): Promise<{ http: LoadResult; pgbench?: PgbenchResult; rounds: RoundResult[] }> {
+  const cursor: LoadCursor = { offset: requests.length > 1 ? 1 : 0, wrapped: false };
+  const pgbenchOptions = scenario.pgbenchScript
+    ? {
+      databaseUrl,
+      script: scenario.pgbenchScript,
+      defines: scenario.pgbenchDefines,
+      concurrency: CONCURRENCY,
+    }
+    : undefined;
+  await httpRun(wrk, baseUrl, requests, scenario, cursor, WARMUP_S);
+  if (pgbenchOptions) await runPgbench({ ...pgbenchOptions, seconds: WARMUP_S });
+  const seconds = Math.max(1, Math.round(DURATION_S / ROUNDS));
+  const httpRounds: LoadResult[] = [];
+  const pgbenchRounds: PgbenchResult[] = [];
+  const rounds: RoundResult[] = [];
+  for (let n = 0; n < ROUNDS; n++) {
+    const http = await httpRun(wrk, baseUrl, requests, scenario, cursor, seconds);
+    httpRounds.push(http);
+    const pg = pgbenchOptions ? await runPgbench({ ...pgbenchOptions, seconds }) : undefined;
+    if (pg) pgbenchRounds.push(pg);
+    rounds.push({
+      httpRequestsPerSecond: http.requestsPerSecond,
+      httpP99Ms: http.p99Ms,
+      pgbenchTps: pg?.tps,
+      pgbenchP99Ms: pg?.p99Ms,
+    });
+  }
+  if (cursor.wrapped) {
     notes.push(`the ${requests.length} distinct requests ran out: some were sent twice`);
   }
-  return measured;
+  return {
+    http: foldRounds(httpRounds),
+    pgbench: pgbenchRounds.length ? foldPgbench(pgbenchRounds) : undefined,
+    rounds,
+  };
+}
+
+interface RoundResult {
+  httpRequestsPerSecond: number;
+  httpP99Ms: number;
+  pgbenchTps?: number;
+  pgbenchP99Ms?: number;
 }
 
 /**
@@ -302,8 +404,9 @@ function printSummary(
   const line = (cells: string[]) =>
     cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join("  ");
   console.log(
-    `\n${loadGenerator}, concurrency ${CONCURRENCY}, ${DURATION_S} s per measurement ` +
-      `(after ${WARMUP_S} s warm-up), ${navigator.hardwareConcurrency} cores, ` +
+    `\n${loadGenerator}, concurrency ${CONCURRENCY}, ${DURATION_S} s per measurement in ` +
+      `${ROUNDS} alternating rounds (after ${WARMUP_S} s warm-up), ` +
+      `${navigator.hardwareConcurrency} cores, ` +
       `load average before the run ${loadAtStart.map((n) => n.toFixed(2)).join(" ")}`,
   );
   console.log(line(header));
@@ -312,6 +415,13 @@ function printSummary(
     if (r.http.errors > 0) console.log(`! ${r.name}: ${r.http.errors} unexpected responses`);
     if (r.pgbench?.failed) console.log(`! ${r.name}: ${r.pgbench.failed} failed pgbench runs`);
     for (const note of r.notes) console.log(`- ${r.name}: ${note}`);
+    const rounds = r.rounds.map((round) =>
+      `${round.httpRequestsPerSecond} req/s p99 ${round.httpP99Ms}` +
+      (round.pgbenchTps === undefined
+        ? ""
+        : ` vs pgbench ${round.pgbenchTps} tps p99 ${round.pgbenchP99Ms}`)
+    );
+    console.log(`- ${r.name}: rounds: ${rounds.join("; ")}`);
   }
 }
 
@@ -358,12 +468,16 @@ async function main(): Promise<void> {
     const hello = spawn("bench/_hello.ts", { PORT: String(helloPort) });
     children.push(hello);
     await waitFor(`http://127.0.0.1:${helloPort}/`);
-    const helloResult = await httpLoad(
+    const helloCursor: LoadCursor = { offset: 0, wrapped: false };
+    const helloUrl = `http://127.0.0.1:${helloPort}`;
+    await httpRun(wrk.path, helloUrl, [{ path: "/" }], {}, helloCursor, WARMUP_S);
+    const helloResult = await httpRun(
       wrk.path,
-      `http://127.0.0.1:${helloPort}`,
+      helloUrl,
       [{ path: "/" }],
-      { request: () => ({ path: "/" }) },
-      [],
+      {},
+      helloCursor,
+      DURATION_S,
     );
     await stop(hello);
 
@@ -378,7 +492,10 @@ async function main(): Promise<void> {
         LOG_LEVEL: "warn",
         JWT_SECRET,
         APP_ENV: "development",
-        DB_POOL_SIZE: String(Math.max(10, CONCURRENCY)),
+        // The server's own default pool size unless BENCH_DB_POOL_SIZE says otherwise.
+        ...(Deno.env.get("BENCH_DB_POOL_SIZE")
+          ? { DB_POOL_SIZE: Deno.env.get("BENCH_DB_POOL_SIZE")! }
+          : {}),
       });
       children.push(server);
       const baseUrl = `http://127.0.0.1:${port}`;
@@ -390,35 +507,34 @@ async function main(): Promise<void> {
         const expected = scenario.expectStatus ?? 200;
         const notes = await preflight(baseUrl, requests[0]!, expected);
         if (plans.has(scenario)) notes.push(plans.get(scenario)!);
-        const offset = requests.length > 1 ? 1 : 0;
-        const measured = await httpLoad(wrk.path, baseUrl, requests, scenario, notes, offset);
+        const measured = await measureScenario(
+          wrk.path,
+          baseUrl,
+          requests,
+          scenario,
+          database.url,
+          notes,
+        );
         const result: HttpScenarioResult = {
           name: scenario.name,
-          http: measured,
+          http: measured.http,
+          rounds: measured.rounds,
           notes,
           targets: scenario.targets,
         };
-        if (scenario.pgbenchScript) {
-          console.log(`  pgbench ...`);
-          const options = {
-            databaseUrl: database.url,
-            script: scenario.pgbenchScript,
-            defines: scenario.pgbenchDefines,
-            concurrency: CONCURRENCY,
-          };
-          await runPgbench({ ...options, seconds: WARMUP_S });
-          result.pgbench = await runPgbench({ ...options, seconds: DURATION_S });
-          result.ratioToPgbench =
-            Math.round(measured.requestsPerSecond / result.pgbench.tps * 100) /
-            100;
+        if (measured.pgbench) {
+          result.pgbench = measured.pgbench;
+          result.ratioToPgbench = round2(
+            measured.http.requestsPerSecond / measured.pgbench.tps,
+          );
           result.pgbenchScript = scenario.pgbenchScript;
           result.pgbenchDefines = scenario.pgbenchDefines;
         }
         if (scenario.targets) {
           const { ratioToPgbench, p99Ms } = scenario.targets;
-          result.targetsMet = measured.errors === 0 &&
+          result.targetsMet = measured.http.errors === 0 &&
             (ratioToPgbench === undefined || (result.ratioToPgbench ?? 0) >= ratioToPgbench) &&
-            (p99Ms === undefined || measured.p99Ms < p99Ms);
+            (p99Ms === undefined || measured.http.p99Ms < p99Ms);
         }
         results.push(result);
       }
@@ -457,6 +573,7 @@ async function main(): Promise<void> {
       notes: wrk.note ? [wrk.note] : [],
       concurrency: CONCURRENCY,
       durationSeconds: DURATION_S,
+      rounds: ROUNDS,
       warmupSeconds: WARMUP_S,
       helloWorld: helloResult,
       scenarios: results,

@@ -105,6 +105,9 @@ export function fromDatabaseError(error: unknown): DomainError | undefined {
   const code = errorCode(error);
   if (!code) return undefined;
   if (UNREACHABLE_CODES.has(code)) return new UnavailableError("The database cannot be reached");
+  if (code === "POOL_TIMEOUT") {
+    return new UnavailableError("The database is busy; try again shortly");
+  }
   if (error instanceof Error && /Connection terminated|ECONNREFUSED/i.test(error.message)) {
     return new UnavailableError("The database cannot be reached");
   }

@@ -40,7 +40,8 @@ const STANDARD_ERRORS: Record<string, string> = {
   "404": "No such record (`not_found`)",
   "429": "Rate limited (`rate_limited`); see `Retry-After`",
   "500": "Unexpected error (`internal`)",
-  "503": "Database unreachable (`unavailable`); see `Retry-After`",
+  "503":
+    "Database unreachable, or no database connection free within 5 s (`unavailable`); see `Retry-After`",
 };
 
 function toSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {

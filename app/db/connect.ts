@@ -46,8 +46,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+  const poolSize = options.poolSize ?? 10;
   const client = postgres(url, {
-    max: options.poolSize ?? 10,
+    max: poolSize,
     // A request must be answered within 5 s when the server is down (503, never a hang).
     connect_timeout: 4,
     idle_timeout: 60,
@@ -69,7 +70,9 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
       int8: { to: OID.int8, from: [OID.int8], serialize: (v: unknown) => String(v), parse: Number },
     },
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ postgres: client }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ postgres: client, maxConnections: poolSize }),
+  });
   return {
     db,
     kind: "postgres",

@@ -9,6 +9,10 @@
  * reconnects), and a transaction runs inside `sql.begin()`, which tells us when its connection
  * is lost: from then on the transaction refuses further queries itself and never touches the
  * dead connection again (no ROLLBACK is sent; the server rolled back when the link dropped).
+ *
+ * With `maxConnections`, a Kysely connection (one query, or one transaction) first takes a
+ * slot (see connection_slots.ts), so postgres.js always finds a free connection and never
+ * pipelines a query behind another one.
  */
 import {
   CompiledQuery,
@@ -23,6 +27,7 @@ import {
   type TransactionSettings,
 } from "kysely";
 import type postgres from "postgres";
+import { ConnectionSlots } from "./connection_slots.ts";
 
 /** Error codes of postgres.js and the OS that mean the connection itself is gone. */
 const CONNECTION_LOST = new Set([
@@ -37,8 +42,21 @@ const CONNECTION_LOST = new Set([
 ]);
 
 function isConnectionLost(error: unknown): boolean {
+  return CONNECTION_LOST.has(errorCode(error) ?? "");
+}
+
+/** Codes meaning a new connection could not be opened: the database is unreachable. */
+const CONNECT_FAILED = new Set([
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "57P03",
+]);
+
+function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && CONNECTION_LOST.has(code);
+  return typeof code === "string" ? code : undefined;
 }
 
 function connectionLostError(): Error {
@@ -69,13 +87,15 @@ const ROLLBACK = Symbol("rollback");
 
 class PostgresConnection implements DatabaseConnection {
   readonly #pool: postgres.Sql;
+  readonly #onError: (error: unknown) => void;
   #tx: postgres.TransactionSql | undefined;
   #finish: ((commit: boolean) => void) | undefined;
   #done: Promise<unknown> | undefined;
   #lost = false;
 
-  constructor(pool: postgres.Sql) {
+  constructor(pool: postgres.Sql, onError: (error: unknown) => void) {
     this.#pool = pool;
+    this.#onError = onError;
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
@@ -90,6 +110,7 @@ class PostgresConnection implements DatabaseConnection {
       return toQueryResult<R>(result);
     } catch (error) {
       if (this.#tx && isConnectionLost(error)) this.#lost = true;
+      this.#onError(error);
       throw error;
     }
   }
@@ -121,6 +142,7 @@ class PostgresConnection implements DatabaseConnection {
     const done = options ? this.#pool.begin(options, body) : this.#pool.begin(body);
     this.#done = done.catch((error) => {
       if (error === ROLLBACK) return;
+      this.#onError(error);
       // The connection dropped (postgres.js rejects begin at once) or COMMIT failed.
       if (isConnectionLost(error)) this.#lost = true;
       throw error;
@@ -161,17 +183,28 @@ class PostgresConnection implements DatabaseConnection {
   }
 }
 
+/** How long a query waits for a free connection before the request gets 503. */
+const SLOT_WAIT_TIMEOUT_MS = 5_000;
+
 class PostgresDriver implements Driver {
   readonly #sql: postgres.Sql;
+  readonly #slots: ConnectionSlots | undefined;
+  readonly #onError = (error: unknown) => {
+    if (CONNECT_FAILED.has(errorCode(error) ?? "")) this.#slots?.failWaiters(error);
+  };
 
-  constructor(sql: postgres.Sql) {
+  constructor(sql: postgres.Sql, maxConnections: number | undefined) {
     this.#sql = sql;
+    this.#slots = maxConnections
+      ? new ConnectionSlots(maxConnections, SLOT_WAIT_TIMEOUT_MS)
+      : undefined;
   }
 
   async init(): Promise<void> {}
 
-  acquireConnection(): Promise<DatabaseConnection> {
-    return Promise.resolve(new PostgresConnection(this.#sql));
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#slots?.acquire();
+    return new PostgresConnection(this.#sql, this.#onError);
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -186,7 +219,10 @@ class PostgresDriver implements Driver {
     return (connection as PostgresConnection).rollback();
   }
 
-  async releaseConnection(): Promise<void> {}
+  releaseConnection(): Promise<void> {
+    this.#slots?.release();
+    return Promise.resolve();
+  }
 
   async destroy(): Promise<void> {
     await this.#sql.end({ timeout: 5 });
@@ -195,9 +231,12 @@ class PostgresDriver implements Driver {
 
 export class PostgresDialect implements Dialect {
   readonly #sql: postgres.Sql;
+  readonly #maxConnections: number | undefined;
 
-  constructor(config: { postgres: postgres.Sql }) {
+  /** `maxConnections`: the postgres.js pool's `max`, to queue queries rather than pipeline. */
+  constructor(config: { postgres: postgres.Sql; maxConnections?: number }) {
     this.#sql = config.postgres;
+    this.#maxConnections = config.maxConnections;
   }
 
   createAdapter() {
@@ -205,7 +244,7 @@ export class PostgresDialect implements Dialect {
   }
 
   createDriver(): Driver {
-    return new PostgresDriver(this.#sql);
+    return new PostgresDriver(this.#sql, this.#maxConnections);
   }
 
   // deno-lint-ignore no-explicit-any
