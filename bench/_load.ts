@@ -14,10 +14,14 @@ export interface LoadResult {
   maxMs: number;
 }
 
-function percentile(sorted: Float64Array, p: number): number {
+/** The value at fraction `p` of an ascending array (0 when empty). */
+export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
+
+/** Rounded to 2 decimals, as the bench reports milliseconds and ratios. */
+export const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export async function runLoad(options: {
   baseUrl: string;
@@ -52,14 +56,13 @@ export async function runLoad(options: {
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
   const sorted = Float64Array.from(latencies).sort();
-  const round = (n: number) => Math.round(n * 100) / 100;
   return {
     requests: latencies.length,
     errors,
-    seconds: round(seconds),
+    seconds: round2(seconds),
     requestsPerSecond: Math.round(latencies.length / seconds),
-    p50Ms: round(percentile(sorted, 0.5)),
-    p99Ms: round(percentile(sorted, 0.99)),
-    maxMs: round(sorted[sorted.length - 1] ?? 0),
+    p50Ms: round2(percentile(sorted, 0.5)),
+    p99Ms: round2(percentile(sorted, 0.99)),
+    maxMs: round2(sorted[sorted.length - 1] ?? 0),
   };
 }

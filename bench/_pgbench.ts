@@ -4,6 +4,8 @@
  * see app/db/connect.ts), per-transaction log for p50/p99.
  */
 
+import { percentile, round2 } from "./_load.ts";
+
 export interface PgbenchResult {
   transactions: number;
   tps: number;
@@ -22,11 +24,6 @@ export function pgbenchPath(): string {
   }
   const versions = [...Deno.readDirSync("/usr/lib/postgresql")].map((e) => e.name).sort();
   return `/usr/lib/postgresql/${versions.at(-1)}/bin/pgbench`;
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
 
 export async function runPgbench(options: {
@@ -90,12 +87,11 @@ export async function runPgbench(options: {
       }
     }
     const sorted = Float64Array.from(latencies).sort();
-    const round = (n: number) => Math.round(n * 100) / 100;
     return {
       transactions: sorted.length,
       tps: Math.round(tps),
-      p50Ms: round(percentile(sorted, 0.5)),
-      p99Ms: round(percentile(sorted, 0.99)),
+      p50Ms: round2(percentile(sorted, 0.5)),
+      p99Ms: round2(percentile(sorted, 0.99)),
       failed,
     };
   } finally {

@@ -23,7 +23,7 @@ import type { Database } from "../app/db/database.ts";
 import { openDatabase } from "../app/db/connect.ts";
 import { migrateToLatest } from "../app/db/migrate.ts";
 import { runSeeds } from "../app/seed.ts";
-import { type LoadResult, runLoad } from "./_load.ts";
+import { type LoadResult, round2, runLoad } from "./_load.ts";
 import { createBenchDatabase, JWT_SECRET, seedContext } from "./_db.ts";
 import { type PgbenchResult, runPgbench } from "./_pgbench.ts";
 import { findWrk, runWrk } from "./_wrk.ts";
@@ -202,7 +202,6 @@ const median = (values: number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * Rounds of one load, folded: requests, errors and time summed (so req/s is over all rounds),

@@ -14,6 +14,8 @@ import {
   UnavailableError,
   ValidationError,
 } from "../domain/errors.ts";
+import { POOL_TIMEOUT } from "../app/db/connection_slots.ts";
+import { errorCode } from "../app/db/db_errors.ts";
 
 export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   bad_input: 400,
@@ -89,14 +91,6 @@ const UNREACHABLE_CODES = new Set([
   "53300", // too_many_connections
 ]);
 
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== "object" || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string") return code;
-  const cause = (error as { cause?: unknown }).cause;
-  return cause && cause !== error ? errorCode(cause) : undefined;
-}
-
 /**
  * Translates errors raised by PostgreSQL that a use case did not anticipate into domain
  * meaning; constraint names never reach the client.
@@ -105,7 +99,7 @@ export function fromDatabaseError(error: unknown): DomainError | undefined {
   const code = errorCode(error);
   if (!code) return undefined;
   if (UNREACHABLE_CODES.has(code)) return new UnavailableError("The database cannot be reached");
-  if (code === "POOL_TIMEOUT") {
+  if (code === POOL_TIMEOUT) {
     return new UnavailableError("The database is busy; try again shortly");
   }
   if (error instanceof Error && /Connection terminated|ECONNREFUSED/i.test(error.message)) {

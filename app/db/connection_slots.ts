@@ -81,10 +81,12 @@ interface Waiter {
   timer: ReturnType<typeof setTimeout>;
 }
 
-/** `code` is mapped to 503 `unavailable` by the HTTP layer (server/errors.ts). */
-export function poolTimeoutError(ms: number): Error {
+/** The `code` of a wait that timed out; the HTTP layer answers it 503 (server/errors.ts). */
+export const POOL_TIMEOUT = "POOL_TIMEOUT";
+
+function poolTimeoutError(ms: number): Error {
   return Object.assign(
     new Error(`No database connection became free within ${ms} ms`),
-    { code: "POOL_TIMEOUT" },
+    { code: POOL_TIMEOUT },
   );
 }

@@ -28,6 +28,7 @@ import {
 } from "kysely";
 import type postgres from "postgres";
 import { ConnectionSlots } from "./connection_slots.ts";
+import { errorCode } from "./db_errors.ts";
 
 /** Error codes of postgres.js and the OS that mean the connection itself is gone. */
 const CONNECTION_LOST = new Set([
@@ -53,11 +54,6 @@ const CONNECT_FAILED = new Set([
   "ENOTFOUND",
   "57P03",
 ]);
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : undefined;
-}
 
 function connectionLostError(): Error {
   return Object.assign(new Error("The database connection was lost during the transaction"), {
