@@ -1,7 +1,7 @@
 /**
  * pgbench running a scenario's SQL at the bench's concurrency: prepared statements (as
- * postgres.js sends them), the app's session settings (`plan_cache_mode=force_custom_plan`,
- * see app/db/connect.ts), per-transaction log for p50/p99.
+ * postgres.js sends them), the app's session settings (PostgreSQL's defaults, see
+ * app/db/connect.ts), per-transaction log for p50/p99.
  */
 
 import { percentile, round2 } from "./_load.ts";
@@ -63,11 +63,8 @@ export async function runPgbench(options: {
         decodeURIComponent(url.username || "postgres"),
         url.pathname.slice(1),
       ],
-      env: {
-        // The same session settings as the app's connections (app/db/connect.ts).
-        PGOPTIONS: "-c plan_cache_mode=force_custom_plan",
-        ...(url.password ? { PGPASSWORD: decodeURIComponent(url.password) } : {}),
-      },
+      // The app's connections keep PostgreSQL's default session settings too (connect.ts).
+      env: url.password ? { PGPASSWORD: decodeURIComponent(url.password) } : {},
       stdout: "piped",
       stderr: "piped",
     }).output();

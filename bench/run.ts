@@ -38,7 +38,7 @@ const WRK_THREADS = Number(Deno.env.get("BENCH_WRK_THREADS") ?? 1);
 /** HTTP and pgbench alternate in this many rounds sharing DURATION (see measureScenario). */
 const ROUNDS = Math.max(1, Number(Deno.env.get("BENCH_ROUNDS") ?? 3));
 /** Distinct requests prepared for a scenario whose requests differ (pages, ids). */
-const MAX_DISTINCT_REQUESTS = 50_000;
+const MAX_DISTINCT_REQUESTS = 120_000;
 const ONLY = Deno.env.get("BENCH_ONLY");
 const SELECTED = SCENARIOS.filter((s) =>
   !ONLY || ONLY.split(",").some((part) => s.name.toLowerCase().includes(part.trim().toLowerCase()))

@@ -1,11 +1,13 @@
 /**
  * Searches use indexes: on 100,000 members of 50,000 accounts (PostgreSQL only), the plans of the accounts and
- * members list queries with `q` contain no sequential scan of members (or accounts).
+ * members list queries with `q` contain no sequential scan of members (or accounts), planned
+ * for the values (custom) and for any value (the generic plan a prepared statement may keep).
  */
-import { CompiledQuery, Kysely } from "kysely";
+import { type CompiledQuery, Kysely } from "kysely";
 import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
 import postgres from "postgres";
 import { assert, assertEquals } from "../_helpers/assert.ts";
+import { customPlan, genericPlan } from "../_helpers/query_plans.ts";
 import { createTestApp, type TestApp } from "../_helpers/test_app.ts";
 import { sql, testServerUrl } from "../_helpers/test_db.ts";
 import type { Database } from "../../app/db/database.ts";
@@ -63,15 +65,13 @@ Deno.test.afterAll(async () => {
   await t.close();
 });
 
+/** The custom and generic plans of the list query `run` sends, one after the other. */
 async function planOf(run: () => Promise<unknown>): Promise<string> {
   captured.length = 0;
   await run();
   const query = captured.find((q) => /count\(\*\) over/i.test(q.sql));
   assert(query, "the list query was captured");
-  const result = await traced.executeQuery<{ "QUERY PLAN": string }>(
-    CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]),
-  );
-  return result.rows.map((r) => r["QUERY PLAN"]).join("\n");
+  return `${await customPlan(traced, query)}\n${await genericPlan(traced, query)}`;
 }
 
 async function lastNameOf(n: number): Promise<string> {

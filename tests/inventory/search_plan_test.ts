@@ -1,0 +1,69 @@
+/**
+ * Product search uses its trigram index (PostgreSQL only): on 30,000 products the list
+ * query with `q` (alone and with the point-of-sale filter) is planned with
+ * products_search_trgm_idx and without a sequential scan, both for its values (custom plan)
+ * and for any value (the generic plan a prepared statement may keep after five runs).
+ */
+import { type CompiledQuery, Kysely } from "kysely";
+import postgres from "postgres";
+import { listProducts } from "../../app/inventory/inventory_repo.ts";
+import { productListQuery } from "../../app/inventory/inventory_schemas.ts";
+import type { Database } from "../../app/db/database.ts";
+import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
+import { assert, assertEquals } from "../_helpers/assert.ts";
+import { customPlan, genericPlan } from "../_helpers/query_plans.ts";
+import { createTestApp, type TestApp } from "../_helpers/test_app.ts";
+import { sql, testServerUrl } from "../_helpers/test_db.ts";
+
+const onPostgres = testServerUrl() !== undefined;
+
+let t: TestApp;
+let traced: Kysely<Database>;
+const captured: CompiledQuery[] = [];
+
+Deno.test.beforeAll(async () => {
+  if (!onPostgres) return;
+  t = await createTestApp();
+  await sql`
+    INSERT INTO products (id, name, sku, type, is_consumable, price, created_at, updated_at)
+    SELECT gen_random_uuid(), initcap(substr(md5('p' || i), 1, 10)) || ' ' || (i % 97),
+      'PLAN-' || lpad(i::text, 6, '0'),
+      (ARRAY['standard','serialized','rental','consumable'])[i % 4 + 1], i % 4 = 3,
+      (i % 500) + 1, now(), now()
+    FROM generate_series(1, 30000) AS i`.execute(t.deps.db);
+  await sql`ANALYZE products`.execute(t.deps.db);
+  traced = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      postgres: postgres(t.database.url!, { max: 2, onnotice: () => {} }),
+    }),
+    log: (event) => {
+      if (event.level === "query") captured.push(event.query);
+    },
+  });
+});
+Deno.test.afterAll(async () => {
+  if (!onPostgres) return;
+  await traced.destroy();
+  await t.close();
+});
+
+Deno.test({
+  name: "product search on 30,000 products uses the trigram index, custom and generic plans",
+  ignore: !onPostgres,
+  async fn() {
+    const { rows } = await sql<{ name: string }>`
+      SELECT name FROM products WHERE sku = 'PLAN-012345'`.execute(t.deps.db);
+    const word = rows[0]!.name.split(" ")[0]!;
+    for (const filters of [{ q: word }, { q: word, pos: "true" }]) {
+      captured.length = 0;
+      const page = await listProducts(traced, productListQuery.parse(filters));
+      assert(page.data.some((p) => p.sku === "PLAN-012345"), JSON.stringify(filters));
+      const query = captured.find((q) => /count\(\*\) over/i.test(q.sql));
+      assert(query, "the list query was captured");
+      for (const plan of [await customPlan(traced, query), await genericPlan(traced, query)]) {
+        assert(/products_search_trgm_idx/.test(plan), plan);
+        assertEquals(/Seq Scan/.test(plan), false, plan);
+      }
+    }
+  },
+});
