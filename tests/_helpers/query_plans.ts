@@ -4,8 +4,78 @@
  * a statement on a connection get custom plans (planned for the values given), later runs may
  * keep one generic plan (planned for any value). A search must use its index in both.
  */
-import { CompiledQuery, type Kysely, sql } from "kysely";
+import { CompiledQuery, Kysely, sql } from "kysely";
+import postgres from "postgres";
 import type { Database } from "../../app/db/database.ts";
+import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
+import { createTestApp, type TestApp } from "./test_app.ts";
+import { testServerUrl } from "./test_db.ts";
+
+/** Plans are PostgreSQL's: these tests are skipped on the embedded database. */
+export const onPostgres = testServerUrl() !== undefined;
+
+/** What `withPlanDatabase` sets up, readable once the tests run. */
+export interface PlanDatabase {
+  readonly app: TestApp;
+  readonly traced: TracingDatabase;
+}
+
+/**
+ * Registers `beforeAll` (on PostgreSQL: an app on its own database, a TracingDatabase on it,
+ * then `seed`) and `afterAll` (closes both).
+ */
+export function withPlanDatabase(seed: (app: TestApp) => Promise<void>): PlanDatabase {
+  let app: TestApp | undefined;
+  let traced: TracingDatabase | undefined;
+  Deno.test.beforeAll(async () => {
+    if (!onPostgres) return;
+    app = await createTestApp();
+    traced = new TracingDatabase(app.database.url!);
+    await seed(app);
+  });
+  Deno.test.afterAll(async () => {
+    await traced?.close();
+    await app?.close();
+  });
+  return {
+    get app() {
+      if (!app) throw new Error("withPlanDatabase: used before beforeAll, or not on PostgreSQL");
+      return app;
+    },
+    get traced() {
+      if (!traced) throw new Error("withPlanDatabase: used before beforeAll, or not on PostgreSQL");
+      return traced;
+    },
+  };
+}
+
+/** A database on `url` that remembers the statements it runs, to explain them. */
+export class TracingDatabase {
+  readonly db: Kysely<Database>;
+  readonly #captured: CompiledQuery[] = [];
+
+  constructor(url: string) {
+    this.db = new Kysely<Database>({
+      dialect: new PostgresDialect({ postgres: postgres(url, { max: 2, onnotice: () => {} }) }),
+      log: (event) => {
+        if (event.level === "query") this.#captured.push(event.query);
+      },
+    });
+  }
+
+  /** The page query (`count(*) OVER ()`) of the list `run` reads through `this.db`. */
+  async listQueryOf(run: () => Promise<unknown>): Promise<CompiledQuery> {
+    this.#captured.length = 0;
+    await run();
+    const query = this.#captured.find((q) => /count\(\*\) over/i.test(q.sql));
+    if (!query) throw new Error("No list query was run");
+    return query;
+  }
+
+  close(): Promise<void> {
+    return this.db.destroy();
+  }
+}
 
 /** EXPLAIN of `query` planned for its parameter values (a custom plan). */
 export async function customPlan(db: Kysely<Database>, query: CompiledQuery): Promise<string> {

@@ -3,28 +3,14 @@
  * members list queries with `q` contain no sequential scan of members (or accounts), planned
  * for the values (custom) and for any value (the generic plan a prepared statement may keep).
  */
-import { type CompiledQuery, Kysely } from "kysely";
-import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
-import postgres from "postgres";
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { customPlan, genericPlan } from "../_helpers/query_plans.ts";
-import { createTestApp, type TestApp } from "../_helpers/test_app.ts";
-import { sql, testServerUrl } from "../_helpers/test_db.ts";
-import type { Database } from "../../app/db/database.ts";
+import { customPlan, genericPlan, onPostgres, withPlanDatabase } from "../_helpers/query_plans.ts";
+import { sql } from "../_helpers/test_db.ts";
 import { listAccounts } from "../../app/accounts/accounts_repo.ts";
 import { listMembers } from "../../app/accounts/members.ts";
 import type { AppDeps } from "../../app/deps.ts";
 
-const onPostgres = testServerUrl() !== undefined;
-
-let t: TestApp;
-let traced: Kysely<Database>;
-let client: postgres.Sql;
-const captured: CompiledQuery[] = [];
-
-Deno.test.beforeAll(async () => {
-  if (!onPostgres) return;
-  t = await createTestApp();
+const plans = withPlanDatabase(async (t) => {
   const db = t.deps.db;
   // Bulk load without the trigram indexes, then build them once (much faster than
   // maintaining them row by row); the definitions are the migration's.
@@ -51,32 +37,18 @@ Deno.test.beforeAll(async () => {
   for (const index of indexes) await sql.raw(index.indexdef).execute(db);
   await sql`ANALYZE accounts`.execute(db);
   await sql`ANALYZE members`.execute(db);
-  client = postgres(t.database.url!, { max: 2, onnotice: () => {} });
-  traced = new Kysely<Database>({
-    dialect: new PostgresDialect({ postgres: client }),
-    log: (event) => {
-      if (event.level === "query") captured.push(event.query);
-    },
-  });
-});
-Deno.test.afterAll(async () => {
-  if (!onPostgres) return;
-  await traced.destroy();
-  await t.close();
 });
 
 /** The custom and generic plans of the list query `run` sends, one after the other. */
 async function planOf(run: () => Promise<unknown>): Promise<string> {
-  captured.length = 0;
-  await run();
-  const query = captured.find((q) => /count\(\*\) over/i.test(q.sql));
-  assert(query, "the list query was captured");
-  return `${await customPlan(traced, query)}\n${await genericPlan(traced, query)}`;
+  const { db } = plans.traced;
+  const query = await plans.traced.listQueryOf(run);
+  return `${await customPlan(db, query)}\n${await genericPlan(db, query)}`;
 }
 
 async function lastNameOf(n: number): Promise<string> {
   const { rows } = await sql<{ last_name: string }>`
-    SELECT last_name FROM members WHERE id = md5(${"m" + n})::uuid`.execute(t.deps.db);
+    SELECT last_name FROM members WHERE id = md5(${"m" + n})::uuid`.execute(plans.app.deps.db);
   return rows[0]!.last_name;
 }
 
@@ -85,9 +57,9 @@ Deno.test({
   ignore: !onPostgres,
   async fn() {
     const name = await lastNameOf(77777);
-    const deps = { ...t.deps, db: traced } as AppDeps;
+    const deps = { ...plans.app.deps, db: plans.traced.db } as AppDeps;
     const params = { page: 1, limit: 25, q: name, sort: "name" as const, order: "asc" as const };
-    const plan = await planOf(() => listAccounts(traced, params));
+    const plan = await planOf(() => listAccounts(plans.traced.db, params));
     assert(!/Seq Scan on members/.test(plan), plan);
     assert(/members_search_trgm/.test(plan), plan);
     const started = performance.now();
@@ -111,7 +83,7 @@ Deno.test({
   ignore: !onPostgres,
   async fn() {
     const name = await lastNameOf(4242);
-    const deps = { ...t.deps, db: traced } as AppDeps;
+    const deps = { ...plans.app.deps, db: plans.traced.db } as AppDeps;
     const params = {
       page: 1,
       limit: 25,

@@ -4,26 +4,13 @@
  * products_search_trgm_idx and without a sequential scan, both for its values (custom plan)
  * and for any value (the generic plan a prepared statement may keep after five runs).
  */
-import { type CompiledQuery, Kysely } from "kysely";
-import postgres from "postgres";
 import { listProducts } from "../../app/inventory/inventory_repo.ts";
 import { productListQuery } from "../../app/inventory/inventory_schemas.ts";
-import type { Database } from "../../app/db/database.ts";
-import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { customPlan, genericPlan } from "../_helpers/query_plans.ts";
-import { createTestApp, type TestApp } from "../_helpers/test_app.ts";
-import { sql, testServerUrl } from "../_helpers/test_db.ts";
+import { customPlan, genericPlan, onPostgres, withPlanDatabase } from "../_helpers/query_plans.ts";
+import { sql } from "../_helpers/test_db.ts";
 
-const onPostgres = testServerUrl() !== undefined;
-
-let t: TestApp;
-let traced: Kysely<Database>;
-const captured: CompiledQuery[] = [];
-
-Deno.test.beforeAll(async () => {
-  if (!onPostgres) return;
-  t = await createTestApp();
+const plans = withPlanDatabase(async (t) => {
   await sql`
     INSERT INTO products (id, name, sku, type, is_consumable, price, created_at, updated_at)
     SELECT gen_random_uuid(), initcap(substr(md5('p' || i), 1, 10)) || ' ' || (i % 97),
@@ -32,19 +19,6 @@ Deno.test.beforeAll(async () => {
       (i % 500) + 1, now(), now()
     FROM generate_series(1, 30000) AS i`.execute(t.deps.db);
   await sql`ANALYZE products`.execute(t.deps.db);
-  traced = new Kysely<Database>({
-    dialect: new PostgresDialect({
-      postgres: postgres(t.database.url!, { max: 2, onnotice: () => {} }),
-    }),
-    log: (event) => {
-      if (event.level === "query") captured.push(event.query);
-    },
-  });
-});
-Deno.test.afterAll(async () => {
-  if (!onPostgres) return;
-  await traced.destroy();
-  await t.close();
 });
 
 Deno.test({
@@ -52,15 +26,19 @@ Deno.test({
   ignore: !onPostgres,
   async fn() {
     const { rows } = await sql<{ name: string }>`
-      SELECT name FROM products WHERE sku = 'PLAN-012345'`.execute(t.deps.db);
+      SELECT name FROM products WHERE sku = 'PLAN-012345'`.execute(plans.app.deps.db);
     const word = rows[0]!.name.split(" ")[0]!;
     for (const filters of [{ q: word }, { q: word, pos: "true" }]) {
-      captured.length = 0;
-      const page = await listProducts(traced, productListQuery.parse(filters));
-      assert(page.data.some((p) => p.sku === "PLAN-012345"), JSON.stringify(filters));
-      const query = captured.find((q) => /count\(\*\) over/i.test(q.sql));
-      assert(query, "the list query was captured");
-      for (const plan of [await customPlan(traced, query), await genericPlan(traced, query)]) {
+      const query = await plans.traced.listQueryOf(async () => {
+        const page = await listProducts(plans.traced.db, productListQuery.parse(filters));
+        assert(page.data.some((p) => p.sku === "PLAN-012345"), JSON.stringify(filters));
+      });
+      for (
+        const plan of [
+          await customPlan(plans.traced.db, query),
+          await genericPlan(plans.traced.db, query),
+        ]
+      ) {
         assert(/products_search_trgm_idx/.test(plan), plan);
         assertEquals(/Seq Scan/.test(plan), false, plan);
       }
