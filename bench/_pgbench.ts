@@ -1,9 +1,10 @@
 /**
  * pgbench running a scenario's SQL at the bench's concurrency: prepared statements (as
- * postgres.js sends them), the app's session settings (PostgreSQL's defaults, see
- * app/db/connect.ts), per-transaction log for p50/p99.
+ * postgres.js sends them), the app's session settings for the statement (page queries
+ * planned on every run, see app/db/connect.ts), per-transaction log for p50/p99.
  */
 
+import { isPageQuery } from "../app/db/pagination.ts";
 import { percentile, round2 } from "./_load.ts";
 
 export interface PgbenchResult {
@@ -63,8 +64,14 @@ export async function runPgbench(options: {
         decodeURIComponent(url.username || "postgres"),
         url.pathname.slice(1),
       ],
-      // The app's connections keep PostgreSQL's default session settings too (connect.ts).
-      env: url.password ? { PGPASSWORD: decodeURIComponent(url.password) } : {},
+      env: {
+        // The app's session settings for this statement (app/db/connect.ts): a page query is
+        // planned for its values on every run, other statements under PostgreSQL's default.
+        ...(isPageQuery(options.script)
+          ? { PGOPTIONS: "-c plan_cache_mode=force_custom_plan" }
+          : {}),
+        ...(url.password ? { PGPASSWORD: decodeURIComponent(url.password) } : {}),
+      },
       stdout: "piped",
       stderr: "piped",
     }).output();

@@ -21,6 +21,15 @@ export interface PageOptions<O, T> {
 
 type CountedRow<O> = O & { __total: number };
 
+/**
+ * Whether `sqlText` is a page query (it selects the window count as `__total`). Lists take
+ * arbitrary filter and search values, so the PostgreSQL dialect plans them for their values
+ * on every run (app/db/connect.ts) rather than reusing a cached generic plan.
+ */
+export function isPageQuery(sqlText: string): boolean {
+  return sqlText.includes(`count(*) OVER () as "__total"`);
+}
+
 /** The page's query: the total as a window count, the sort with its tie-breaker, the slice. */
 function pageQuery<DB, TB extends keyof DB, O, T>(
   query: SelectQueryBuilder<DB, TB, O>,

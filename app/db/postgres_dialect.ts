@@ -13,6 +13,10 @@
  * With `maxConnections`, a Kysely connection (one query, or one transaction) first takes a
  * slot (see connection_slots.ts), so postgres.js always finds a free connection and never
  * pipelines a query behind another one.
+ *
+ * With `plannedPerRun`, single queries it `matches` run on that second postgres.js pool instead
+ * (its connections set `plan_cache_mode = force_custom_plan`): PostgreSQL then plans them for
+ * their parameter values on every run instead of possibly keeping one generic plan.
  */
 import {
   CompiledQuery,
@@ -81,22 +85,35 @@ function beginOptions(settings: TransactionSettings): string {
 /** Resolves the `sql.begin()` callback: commit, or roll back (by rejecting with this). */
 const ROLLBACK = Symbol("rollback");
 
+/** A pool for the queries `matches` selects (see the dialect's `plannedPerRun`). */
+export interface PlannedPerRunPool {
+  postgres: postgres.Sql;
+  matches(sqlText: string): boolean;
+}
+
 class PostgresConnection implements DatabaseConnection {
   readonly #pool: postgres.Sql;
+  readonly #plannedPerRun: PlannedPerRunPool | undefined;
   readonly #onError: (error: unknown) => void;
   #tx: postgres.TransactionSql | undefined;
   #finish: ((commit: boolean) => void) | undefined;
   #done: Promise<unknown> | undefined;
   #lost = false;
 
-  constructor(pool: postgres.Sql, onError: (error: unknown) => void) {
+  constructor(
+    pool: postgres.Sql,
+    plannedPerRun: PlannedPerRunPool | undefined,
+    onError: (error: unknown) => void,
+  ) {
     this.#pool = pool;
+    this.#plannedPerRun = plannedPerRun;
     this.#onError = onError;
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     if (this.#lost) throw connectionLostError();
-    const runner = this.#tx ?? this.#pool;
+    const runner = this.#tx ??
+      (this.#plannedPerRun?.matches(compiled.sql) ? this.#plannedPerRun.postgres : this.#pool);
     try {
       const result = await runner.unsafe(
         compiled.sql,
@@ -184,13 +201,19 @@ const SLOT_WAIT_TIMEOUT_MS = 5_000;
 
 class PostgresDriver implements Driver {
   readonly #sql: postgres.Sql;
+  readonly #plannedPerRun: PlannedPerRunPool | undefined;
   readonly #slots: ConnectionSlots | undefined;
   readonly #onError = (error: unknown) => {
     if (CONNECT_FAILED.has(errorCode(error) ?? "")) this.#slots?.failWaiters(error);
   };
 
-  constructor(sql: postgres.Sql, maxConnections: number | undefined) {
+  constructor(
+    sql: postgres.Sql,
+    plannedPerRun: PlannedPerRunPool | undefined,
+    maxConnections: number | undefined,
+  ) {
     this.#sql = sql;
+    this.#plannedPerRun = plannedPerRun;
     this.#slots = maxConnections
       ? new ConnectionSlots(maxConnections, SLOT_WAIT_TIMEOUT_MS)
       : undefined;
@@ -200,7 +223,7 @@ class PostgresDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     await this.#slots?.acquire();
-    return new PostgresConnection(this.#sql, this.#onError);
+    return new PostgresConnection(this.#sql, this.#plannedPerRun, this.#onError);
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -221,17 +244,29 @@ class PostgresDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await this.#sql.end({ timeout: 5 });
+    await Promise.all([
+      this.#sql.end({ timeout: 5 }),
+      this.#plannedPerRun?.postgres.end({ timeout: 5 }),
+    ]);
   }
 }
 
 export class PostgresDialect implements Dialect {
   readonly #sql: postgres.Sql;
+  readonly #plannedPerRun: PlannedPerRunPool | undefined;
   readonly #maxConnections: number | undefined;
 
-  /** `maxConnections`: the postgres.js pool's `max`, to queue queries rather than pipeline. */
-  constructor(config: { postgres: postgres.Sql; maxConnections?: number }) {
+  /**
+   * `maxConnections`: the postgres.js pool's `max`, to queue queries rather than pipeline (it
+   * also bounds the queries running on `plannedPerRun`'s pool: both share the slots).
+   */
+  constructor(config: {
+    postgres: postgres.Sql;
+    plannedPerRun?: PlannedPerRunPool;
+    maxConnections?: number;
+  }) {
     this.#sql = config.postgres;
+    this.#plannedPerRun = config.plannedPerRun;
     this.#maxConnections = config.maxConnections;
   }
 
@@ -240,7 +275,7 @@ export class PostgresDialect implements Dialect {
   }
 
   createDriver(): Driver {
-    return new PostgresDriver(this.#sql, this.#maxConnections);
+    return new PostgresDriver(this.#sql, this.#plannedPerRun, this.#maxConnections);
   }
 
   // deno-lint-ignore no-explicit-any

@@ -1,10 +1,13 @@
 /**
  * The PostgreSQL pool queues queries for a free connection (app/db/connection_slots.ts)
- * instead of letting postgres.js pipeline them onto busy ones.
+ * instead of letting postgres.js pipeline them onto busy ones, and runs page queries on
+ * connections that plan every run for its values (app/db/connect.ts).
  */
 import { sql } from "kysely";
-import { assert } from "../_helpers/assert.ts";
+import { assert, assertEquals } from "../_helpers/assert.ts";
 import { openDatabase } from "../../app/db/connect.ts";
+import { paginate } from "../../app/db/pagination.ts";
+import type { Db } from "../../app/db/database.ts";
 import { createTestDatabase, testServerUrl } from "../_helpers/test_db.ts";
 
 Deno.test({
@@ -27,6 +30,34 @@ Deno.test({
       // Pipelined, some of them would have waited behind pg_sleep for 1.5 s.
       assert(Math.max(...quick) < 1_000, `slowest quick query: ${Math.max(...quick)} ms`);
       await slow;
+    } finally {
+      await handle.close();
+      await database.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "page queries are planned for their values on every run, other statements may keep a plan",
+  ignore: !testServerUrl(),
+  async fn() {
+    const database = await createTestDatabase();
+    const handle = await openDatabase({ databaseUrl: database.url!, poolSize: 2 });
+    const planCacheMode = sql<string>`current_setting('plan_cache_mode')`.as("mode");
+    // A one-row list of the setting, paged as every list is.
+    const listOfMode = (db: Db) =>
+      paginate(
+        db.selectNoFrom(planCacheMode),
+        { page: 1, limit: 10, q: undefined, sort: "mode", order: "asc" },
+        { sortColumns: { mode: "mode" }, tieBreaker: "mode", map: (row) => row.mode },
+      );
+    try {
+      const plain = await handle.db.selectNoFrom(planCacheMode).executeTakeFirstOrThrow();
+      assertEquals(plain.mode, "auto");
+      assertEquals((await listOfMode(handle.db)).data, ["force_custom_plan"]);
+      // In a transaction every statement runs on the transaction's connection.
+      const inTransaction = await handle.db.transaction().execute(listOfMode);
+      assertEquals(inTransaction.data, ["auto"]);
     } finally {
       await handle.close();
       await database.close();
