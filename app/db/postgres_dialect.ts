@@ -15,8 +15,9 @@
  * pipelines a query behind another one.
  *
  * With `plannedPerRun`, single queries it `matches` run on that second postgres.js pool instead
- * (its connections set `plan_cache_mode = force_custom_plan`): PostgreSQL then plans them for
- * their parameter values on every run instead of possibly keeping one generic plan.
+ * (connect.ts opens it with `plan_cache_mode = force_custom_plan`, so PostgreSQL plans them
+ * for their parameter values on every run instead of possibly keeping one generic plan).
+ * Inside a transaction every query runs on the transaction's connection.
  */
 import {
   CompiledQuery,
