@@ -10,6 +10,9 @@ import { type RawBuilder, sql } from "kysely";
 import type { Scenario } from "./_scenario.ts";
 
 const STORES = 10;
+const HISTORY = 100_000;
+/** Enough sales to complete at ~3,500 requests/s through the warm-up and a 30 s run. */
+const PENDING = 120_000;
 
 /**
  * A UUIDv7 for the time `at` (a SQL timestamp expression), as the app's `uuidv7()` makes ids:
@@ -21,9 +24,6 @@ function uuidv7At(at: RawBuilder<unknown>) {
     substring(int8send(floor(extract(epoch FROM ${at}) * 1000)::bigint) FROM 3) FROM 1 FOR 6),
     52, 1), 53, 1), 'hex')::uuid`;
 }
-const HISTORY = 100_000;
-/** Enough sales to complete at ~3,500 requests/s through the warm-up and a 30 s run. */
-const PENDING = 120_000;
 
 interface State {
   token: string;
@@ -135,8 +135,7 @@ export const posComplete: Scenario<State> = {
       INSERT INTO transaction_items (id, transaction_id, kind, product_id, description, quantity,
         unit_price, tax_category, gross, net, created_at)
       SELECT ${uuidv7At(sql`t.created_at`)}, t.id, 'sale', p.product_id, 'Bench product', 1,
-        10, 'goods', 10,
-        10, t.created_at
+        10, 'goods', 10, 10, t.created_at
       FROM transactions t JOIN (VALUES ${productValues}) AS p(location_id, product_id)
         ON p.location_id = t.location_id`.execute(db);
     await sql`
