@@ -35,14 +35,18 @@ export function withPlanDatabase(seed: (app: TestApp) => Promise<void>): PlanDat
     await traced?.close();
     await app?.close();
   });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) {
+      throw new Error("withPlanDatabase: used before beforeAll, or not on PostgreSQL");
+    }
+    return value;
+  };
   return {
     get app() {
-      if (!app) throw new Error("withPlanDatabase: used before beforeAll, or not on PostgreSQL");
-      return app;
+      return ready(app);
     },
     get traced() {
-      if (!traced) throw new Error("withPlanDatabase: used before beforeAll, or not on PostgreSQL");
-      return traced;
+      return ready(traced);
     },
   };
 }
