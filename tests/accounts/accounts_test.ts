@@ -6,6 +6,7 @@ import {
   type TestUser,
 } from "../_helpers/test_app.ts";
 import { withTestApp } from "../_helpers/suite.ts";
+import { accountUsers } from "./_fixtures.ts";
 
 let t: TestApp;
 let viewer: TestUser;
@@ -14,9 +15,7 @@ let admin: TestUser;
 
 withTestApp(async (app) => {
   t = app;
-  viewer = await createUserWithPermissions(t, ["accounts.view"]);
-  editor = await createUserWithPermissions(t, ["accounts.edit"]);
-  admin = await createUserWithPermissions(t, ["accounts.admin"]);
+  ({ viewer, editor, admin } = await accountUsers(t));
 });
 
 Deno.test("POST /accounts from a primary contact names the account and makes the contact its primary member", async () => {

@@ -3,13 +3,9 @@
  * and `\` in `q` on the accounts and members lists (API §1.3).
  */
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import {
-  api,
-  createUserWithPermissions,
-  type TestApp,
-  type TestUser,
-} from "../_helpers/test_app.ts";
+import { api, type TestApp, type TestUser } from "../_helpers/test_app.ts";
 import { withTestApp } from "../_helpers/suite.ts";
+import { accountUsers } from "./_fixtures.ts";
 
 let t: TestApp;
 let viewer: TestUser;
@@ -18,9 +14,7 @@ let admin: TestUser;
 
 withTestApp(async (app) => {
   t = app;
-  viewer = await createUserWithPermissions(t, ["accounts.view"]);
-  editor = await createUserWithPermissions(t, ["accounts.edit"]);
-  admin = await createUserWithPermissions(t, ["accounts.admin"]);
+  ({ viewer, editor, admin } = await accountUsers(t));
 });
 
 let counter = 0;
