@@ -50,9 +50,13 @@ export function pgbenchStatement(query: CompiledQuery): {
   return { script, defines };
 }
 
-/** The single statement `work` runs, as a pgbench script with variables. */
+/**
+ * The single statement `work` runs, as a pgbench script with variables, and as compiled
+ * (`query`, for the bare-stack yardstick).
+ */
 export async function pgbenchFor(work: (db: Kysely<Database>) => Promise<unknown>) {
   const queries = await captureSql(work);
   if (queries.length !== 1) throw new Error(`Expected one query, captured ${queries.length}`);
-  return pgbenchStatement(queries[0]!);
+  const query = queries[0]!;
+  return { ...pgbenchStatement(query), query: { sql: query.sql, parameters: query.parameters } };
 }

@@ -7,6 +7,9 @@
  *    the speed of this shared machine drifts by tens of percent within a minute, and
  *    alternating makes a slow spell weigh on both sides of the ratio alike. req/s and tps are
  *    over all rounds; p50/p99 are the median of the rounds' (each round is its own run).
+ * A scenario that names its statement (`bareStatement`) is also measured on the bare stack: a
+ * Deno.serve + Hono + Kysely endpoint running that statement alone (`_bare.ts`), in the same
+ * rounds, so the report shows how much of the gap to pgbench the stack itself leaves.
  * HTTP load comes from `wrk` (installed with apt-get when missing; without it, from the Deno
  * fetch generator in `_load.ts`, with a note). Timed scenarios (no HTTP) run last.
  * A fresh database `shop_bench_<random>` is created on BENCH_DATABASE_URL's server
@@ -56,6 +59,10 @@ interface HttpScenarioResult {
   pgbench?: PgbenchResult;
   /** HTTP requests per second / pgbench transactions per second. */
   ratioToPgbench?: number;
+  /** The bare-stack endpoint running the same statement (`_bare.ts`), same rounds. */
+  bare?: LoadResult;
+  /** Bare-stack requests per second / pgbench transactions per second. */
+  bareRatioToPgbench?: number;
   targets?: AnyHttp["targets"];
   targetsMet?: boolean;
   notes: string[];
@@ -113,6 +120,33 @@ async function stop(child: Deno.ChildProcess): Promise<void> {
     // Already gone.
   }
   await child.status;
+}
+
+/**
+ * The bare-stack endpoint (`_bare.ts`) serving the statements of the scenarios that name one
+ * (`/0`, `/1`, ...), or undefined when none does. Same pool size as the server.
+ */
+async function startBareStack(
+  scenarios: AnyHttp[],
+  databaseUrl: string,
+  children: Deno.ChildProcess[],
+): Promise<{ endpoints: Map<AnyHttp, { baseUrl: string; request: BenchRequest }> } | undefined> {
+  const withStatement = scenarios.filter((s) => s.bareStatement);
+  if (withStatement.length === 0) return undefined;
+  const port = freePort();
+  children.push(spawn("bench/_bare.ts", {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    BARE_STATEMENTS: JSON.stringify(withStatement.map((s) => s.bareStatement)),
+    ...(Deno.env.get("BENCH_DB_POOL_SIZE")
+      ? { DB_POOL_SIZE: Deno.env.get("BENCH_DB_POOL_SIZE")! }
+      : {}),
+  }));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseUrl}/0`);
+  return {
+    endpoints: new Map(withStatement.map((s, i) => [s, { baseUrl, request: { path: `/${i}` } }])),
+  };
 }
 
 const same = (a: BenchRequest, b: BenchRequest) => JSON.stringify(a) === JSON.stringify(b);
@@ -245,7 +279,10 @@ async function measureScenario(
   scenario: AnyHttp,
   databaseUrl: string,
   notes: string[],
-): Promise<{ http: LoadResult; pgbench?: PgbenchResult; rounds: RoundResult[] }> {
+  bare?: { baseUrl: string; request: BenchRequest },
+): Promise<
+  { http: LoadResult; pgbench?: PgbenchResult; bare?: LoadResult; rounds: RoundResult[] }
+> {
   const cursor: LoadCursor = { offset: requests.length > 1 ? 1 : 0, wrapped: false };
   const pgbenchOptions = scenario.pgbenchScript
     ? {
@@ -255,20 +292,28 @@ async function measureScenario(
       concurrency: CONCURRENCY,
     }
     : undefined;
+  const bareCursor: LoadCursor = { offset: 0, wrapped: false };
+  const bareRun = (seconds: number) =>
+    bare ? httpRun(wrk, bare.baseUrl, [bare.request], {}, bareCursor, seconds) : undefined;
   await httpRun(wrk, baseUrl, requests, scenario, cursor, WARMUP_S);
+  await bareRun(WARMUP_S);
   if (pgbenchOptions) await runPgbench({ ...pgbenchOptions, seconds: WARMUP_S });
   const seconds = Math.max(1, Math.round(DURATION_S / ROUNDS));
   const httpRounds: LoadResult[] = [];
   const pgbenchRounds: PgbenchResult[] = [];
+  const bareRounds: LoadResult[] = [];
   const rounds: RoundResult[] = [];
   for (let n = 0; n < ROUNDS; n++) {
     const http = await httpRun(wrk, baseUrl, requests, scenario, cursor, seconds);
     httpRounds.push(http);
+    const bareRound = await bareRun(seconds);
+    if (bareRound) bareRounds.push(bareRound);
     const pg = pgbenchOptions ? await runPgbench({ ...pgbenchOptions, seconds }) : undefined;
     if (pg) pgbenchRounds.push(pg);
     rounds.push({
       httpRequestsPerSecond: http.requestsPerSecond,
       httpP99Ms: http.p99Ms,
+      bareRequestsPerSecond: bareRound?.requestsPerSecond,
       pgbenchTps: pg?.tps,
       pgbenchP99Ms: pg?.p99Ms,
     });
@@ -279,6 +324,7 @@ async function measureScenario(
   return {
     http: foldRounds(httpRounds),
     pgbench: pgbenchRounds.length ? foldPgbench(pgbenchRounds) : undefined,
+    bare: bareRounds.length ? foldRounds(bareRounds) : undefined,
     rounds,
   };
 }
@@ -286,6 +332,7 @@ async function measureScenario(
 interface RoundResult {
   httpRequestsPerSecond: number;
   httpP99Ms: number;
+  bareRequestsPerSecond?: number;
   pgbenchTps?: number;
   pgbenchP99Ms?: number;
 }
@@ -368,12 +415,12 @@ function printSummary(
       "",
       "",
     ],
-    ...results.map((r) => {
+    ...results.flatMap((r) => {
       const target = [
         r.targets?.ratioToPgbench !== undefined ? `≥${r.targets.ratioToPgbench}×` : "",
         r.targets?.p99Ms !== undefined ? `p99<${r.targets.p99Ms}` : "",
       ].filter(Boolean).join(", ");
-      return [
+      const row = [
         r.name,
         fmt(r.http.requestsPerSecond),
         fmt(r.http.p50Ms),
@@ -385,6 +432,20 @@ function printSummary(
         target,
         r.targetsMet === undefined ? "" : r.targetsMet ? "yes" : "NO",
       ];
+      if (!r.bare) return [row];
+      const bareRow = [
+        "  same SQL on the bare stack (Deno.serve + Hono + Kysely)",
+        fmt(r.bare.requestsPerSecond),
+        fmt(r.bare.p50Ms),
+        fmt(r.bare.p99Ms),
+        "",
+        "",
+        fmt(r.bareRatioToPgbench),
+        "",
+        "",
+        "",
+      ];
+      return [row, bareRow];
     }),
     ...timed.map((r) => [
       r.name,
@@ -416,6 +477,9 @@ function printSummary(
     for (const note of r.notes) console.log(`- ${r.name}: ${note}`);
     const rounds = r.rounds.map((round) =>
       `${round.httpRequestsPerSecond} req/s p99 ${round.httpP99Ms}` +
+      (round.bareRequestsPerSecond === undefined
+        ? ""
+        : ` (bare ${round.bareRequestsPerSecond} req/s)`) +
       (round.pgbenchTps === undefined
         ? ""
         : ` vs pgbench ${round.pgbenchTps} tps p99 ${round.pgbenchP99Ms}`)
@@ -502,6 +566,7 @@ async function main(): Promise<void> {
       children.push(server);
       const baseUrl = `http://127.0.0.1:${port}`;
       await waitFor(`${baseUrl}/v1/health`);
+      const bareStack = await startBareStack(http, database.url, children);
       for (const scenario of http) {
         console.log(`measuring ${scenario.name} ...`);
         const state = states.get(scenario);
@@ -516,6 +581,7 @@ async function main(): Promise<void> {
           scenario,
           database.url,
           notes,
+          bareStack?.endpoints.get(scenario),
         );
         const result: HttpScenarioResult = {
           name: scenario.name,
@@ -531,6 +597,14 @@ async function main(): Promise<void> {
           );
           result.pgbenchScript = scenario.pgbenchScript;
           result.pgbenchDefines = scenario.pgbenchDefines;
+        }
+        if (measured.bare) {
+          result.bare = measured.bare;
+          if (measured.pgbench) {
+            result.bareRatioToPgbench = round2(
+              measured.bare.requestsPerSecond / measured.pgbench.tps,
+            );
+          }
         }
         if (scenario.targets) {
           const { ratioToPgbench, p99Ms } = scenario.targets;

@@ -43,8 +43,20 @@ export interface Scenario<State = unknown> {
   pgbenchScript?: string;
   /** `-D name=value` variables of the script (sent as parameters with `-M prepared`). */
   pgbenchDefines?: Record<string, string>;
+  /**
+   * The endpoint's statement as the app sends it, for the bare-stack yardstick
+   * (`bench/_bare.ts`): served by a bare Deno.serve + Hono + Kysely endpoint and measured in
+   * the same rounds as the real endpoint and pgbench.
+   */
+  bareStatement?: BareStatement;
   /** Targets this scenario must meet (checked and printed by the harness). */
   targets?: { ratioToPgbench?: number; p99Ms?: number };
+}
+
+/** One SQL statement with its parameters (`$1`, `$2`, ... in `sql`). */
+export interface BareStatement {
+  sql: string;
+  parameters: readonly unknown[];
 }
 
 export interface TimedResult {

@@ -58,5 +58,6 @@ export const productsSearch: Scenario<{ token: string }> = {
   },
   pgbenchScript: statement.script,
   pgbenchDefines: statement.defines,
+  bareStatement: statement.query,
   targets: { ratioToPgbench: 0.85, p99Ms: 20 },
 };
