@@ -17,8 +17,10 @@ import { defaultPoolSize } from "../app/config.ts";
 import type { BareStatement } from "./scenarios/_scenario.ts";
 
 const statements = JSON.parse(Deno.env.get("BARE_STATEMENTS") ?? "[]") as BareStatement[];
+const databaseUrl = Deno.env.get("DATABASE_URL");
+if (!databaseUrl) throw new Error("DATABASE_URL is required (the bench database)");
 const { db } = await openDatabase({
-  databaseUrl: Deno.env.get("DATABASE_URL"),
+  databaseUrl,
   poolSize: Number(Deno.env.get("DB_POOL_SIZE") ?? defaultPoolSize()),
 });
 
