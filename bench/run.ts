@@ -43,6 +43,10 @@ const ROUNDS = Math.max(1, Number(Deno.env.get("BENCH_ROUNDS") ?? 3));
 /** Distinct requests prepared for a scenario whose requests differ (pages, ids). */
 const MAX_DISTINCT_REQUESTS = 120_000;
 const ONLY = Deno.env.get("BENCH_ONLY");
+/** DB_POOL_SIZE for the server and the bare stack: their own default unless BENCH_DB_POOL_SIZE. */
+const POOL_SIZE_ENV: Record<string, string> = Deno.env.get("BENCH_DB_POOL_SIZE")
+  ? { DB_POOL_SIZE: Deno.env.get("BENCH_DB_POOL_SIZE")! }
+  : {};
 const SELECTED = SCENARIOS.filter((s) =>
   !ONLY || ONLY.split(",").some((part) => s.name.toLowerCase().includes(part.trim().toLowerCase()))
 );
@@ -138,9 +142,7 @@ async function startBareStack(
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     BARE_STATEMENTS: JSON.stringify(withStatement.map((s) => s.bareStatement)),
-    ...(Deno.env.get("BENCH_DB_POOL_SIZE")
-      ? { DB_POOL_SIZE: Deno.env.get("BENCH_DB_POOL_SIZE")! }
-      : {}),
+    ...POOL_SIZE_ENV,
   }));
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor(`${baseUrl}/0`);
@@ -558,10 +560,7 @@ async function main(): Promise<void> {
         LOG_LEVEL: "warn",
         JWT_SECRET,
         APP_ENV: "development",
-        // The server's own default pool size unless BENCH_DB_POOL_SIZE says otherwise.
-        ...(Deno.env.get("BENCH_DB_POOL_SIZE")
-          ? { DB_POOL_SIZE: Deno.env.get("BENCH_DB_POOL_SIZE")! }
-          : {}),
+        ...POOL_SIZE_ENV,
       });
       children.push(server);
       const baseUrl = `http://127.0.0.1:${port}`;
