@@ -4,7 +4,8 @@
 import { type AppConfig, loadConfig } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/connect.ts";
 import { migrateToLatest } from "./db/migrate.ts";
-import { type AppDeps, createDeps } from "./deps.ts";
+import type { AppDeps } from "./deps.ts";
+import { createDeps } from "./create_deps.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { runSeeds } from "./seed.ts";
 

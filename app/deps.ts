@@ -1,16 +1,24 @@
 /**
- * Everything a use case needs, built once at start-up (or per test) and passed explicitly:
- * no container, no globals. Tests swap `clock` and `ids` to make rules deterministic.
+ * Everything a use case needs, built once at start-up (or per test) by `createDeps`
+ * (app/create_deps.ts) and passed explicitly: no container, no globals. Tests swap `clock`
+ * and `ids` to make rules deterministic.
+ *
+ * Extension points: when a lower feature needs something from a higher one, the lower one
+ * owns a narrow interface (`RepairTicketPort`, `FileOwners`) and `createDeps` fills it in
+ * from the higher feature. Tests build their own deps with fakes.
  */
 import type { Kysely } from "kysely";
 import type { AppConfig } from "./config.ts";
 import type { Database } from "./db/database.ts";
-import { type Clock, type Ids, systemClock, systemIds } from "./ids.ts";
+import type { Clock, Ids } from "./ids.ts";
 import type { Logger } from "./logger.ts";
-import { createTokenSigner, signingSecret, type TokenSigner } from "./auth/tokens.ts";
-import { createModuleCache, type ModuleCache } from "./platform/module_cache.ts";
-import { type ActorCache, createActorCache } from "./auth/actor_cache.ts";
-import { createLocalFileStorage, type FileStorage } from "./files/storage.ts";
+import type { TokenSigner } from "./auth/tokens.ts";
+import type { ModuleCache } from "./platform/module_cache.ts";
+import type { ActorCache } from "./auth/actor_cache.ts";
+import type { FileStorage } from "./files/storage.ts";
+import type { FileOwners } from "./files/file_owners.ts";
+import type { RepairTicketPort } from "./pos/repair_ticket_port.ts";
+import type { OutboxCipher } from "./email/outbox_cipher.ts";
 
 export interface AppDeps {
   config: AppConfig;
@@ -23,8 +31,14 @@ export interface AppDeps {
   modules: ModuleCache;
   /** Users' active flags, token versions and permissions (see app/auth/actor_cache.ts). */
   actors: ActorCache;
+  /** Encrypts outbox bodies (its key, derived once, is its own state). */
+  outboxCipher: OutboxCipher;
   /** Bytes of uploaded files (a local directory under FILES_DIR by default). */
   files: FileStorage;
+  /** Which records files can belong to (filled in by the features that own such records). */
+  fileOwners: FileOwners;
+  /** Repair tickets as the POS sees them; undefined until a repairs feature provides it. */
+  repairTickets: RepairTicketPort | undefined;
   startedAt: Date;
   version: string;
 }
@@ -39,27 +53,6 @@ export interface DepsInput {
   clock?: Clock;
   ids?: Ids;
   files?: FileStorage;
-}
-
-export function createDeps(input: DepsInput): AppDeps {
-  const clock = input.clock ?? systemClock;
-  if (!input.config.jwtSecret && input.config.env !== "test") {
-    input.logger.warn(
-      "JWT_SECRET is not set: using a random per-process secret (development only)",
-    );
-  }
-  return {
-    config: input.config,
-    db: input.db,
-    dbKind: input.dbKind,
-    clock,
-    ids: input.ids ?? systemIds,
-    logger: input.logger,
-    tokens: createTokenSigner(signingSecret(input.config.jwtSecret)),
-    modules: createModuleCache(input.db, clock),
-    actors: createActorCache(input.db),
-    files: input.files ?? createLocalFileStorage(input.config.filesDir),
-    startedAt: clock.now(),
-    version: APP_VERSION,
-  };
+  /** Replaces the repairs feature's port (tests use a fake). */
+  repairTickets?: RepairTicketPort;
 }

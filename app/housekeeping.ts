@@ -3,10 +3,7 @@
  * once shortly after start). `stop()` clears the timers on shutdown.
  */
 import type { AppDeps } from "./deps.ts";
-import {
-  deleteExpiredIdempotencyKeys,
-  IDEMPOTENCY_TTL_HOURS,
-} from "./platform/idempotency_repo.ts";
+import { forgetExpiredResponses } from "./platform/idempotency.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
 const FIRST_RUN_DELAY_MS = 60 * 1000;
@@ -15,12 +12,10 @@ export interface Housekeeping {
   stop(): void;
 }
 
-export async function runHousekeeping(deps: AppDeps): Promise<void> {
-  const deleted = await deleteExpiredIdempotencyKeys(
-    deps.db,
-    deps.clock.now(),
-    IDEMPOTENCY_TTL_HOURS,
-  );
+export async function runHousekeeping(
+  deps: Pick<AppDeps, "db" | "clock" | "logger">,
+): Promise<void> {
+  const deleted = await forgetExpiredResponses(deps);
   if (deleted > 0) deps.logger.info("expired idempotency keys deleted", { count: deleted });
 }
 

@@ -3,6 +3,7 @@
  * never bodies, passwords, PINs, tokens, reset links or secrets.
  */
 import type { LogLevel } from "./config.ts";
+import { type Clock, systemClock } from "./ids.ts";
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -13,20 +14,22 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/** Lines at `minimum` and above go to `write`, stamped with `clock`'s time. */
 export function createLogger(
   minimum: LogLevel,
   write: (line: string) => void = (line) => console.log(line),
+  clock: Clock = systemClock,
 ): Logger {
   const threshold = LEVELS[minimum];
   const log = (level: LogLevel) => (message: string, fields: Record<string, unknown> = {}) => {
     if (LEVELS[level] < threshold) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields }));
+    write(JSON.stringify({ time: clock.now().toISOString(), level, msg: message, ...fields }));
   };
   return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
 }
 
 /** A logger that keeps its lines in memory (tests assert on what would have been logged). */
-export function createMemoryLogger(): Logger & { lines: string[] } {
+export function createMemoryLogger(clock: Clock = systemClock): Logger & { lines: string[] } {
   const lines: string[] = [];
-  return Object.assign(createLogger("debug", (line) => lines.push(line)), { lines });
+  return Object.assign(createLogger("debug", (line) => lines.push(line), clock), { lines });
 }

@@ -27,7 +27,7 @@ export async function deleteLookupRow(db: Db, access: LookupRowAccess, id: strin
   try {
     await withTransaction(db, async (trx) => {
       const row = await access.find(trx, id);
-      if (!row) throw new NotFoundError(`No ${access.label} "${id}"`);
+      if (!row) throw new NotFoundError("not_found", `No ${access.label} "${id}"`);
       assertDeletableLookup(row);
       await access.remove(trx, id);
     });

@@ -23,7 +23,22 @@ export const money = z.union([
 ]).transform((v) => (typeof v === "number" ? v.toFixed(2) : Number(v).toFixed(2)))
   .describe('Amount, e.g. "19.99"');
 
+/** `money` that refuses a negative amount. */
+export const nonNegativeMoney = money.refine((v) => !v.startsWith("-"), "Must not be negative");
+
 export const moneyString = z.string().regex(/^-?\d+\.\d{2}$/).describe("Amount with two decimals");
+
+/** A percentage on the wire: "12.50" or 12.5, at most two decimals, 0..100; out: "12.50". */
+export const percent = z.union([
+  z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, "Expected a percentage with at most two decimals"),
+  z.number().min(0, "Must be between 0 and 100").max(100, "Must be between 0 and 100")
+    .refine((n) => Math.round(n * 100) === n * 100, {
+      message: "Expected a percentage with at most two decimals",
+    }),
+]).transform((v) => Number(v).toFixed(2)).refine(
+  (v) => Number(v) >= 0 && Number(v) <= 100,
+  "Must be between 0 and 100",
+).describe('Percentage, e.g. "12.50"');
 
 export const address = z.strictObject({
   line1: z.string().trim().min(1).max(200),

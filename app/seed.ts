@@ -6,7 +6,7 @@ import type { Db } from "./db/database.ts";
 import { seedPlatform } from "./platform/seed.ts";
 import { seedSystemRoles } from "./auth/seed.ts";
 import { seedInventoryLookups } from "./inventory/lookups.ts";
-import { seedIdTypes } from "./accounts/lookups.ts";
+import { seedIdTypes } from "./accounts/id_types.ts";
 
 const SEEDS: ReadonlyArray<(db: Db) => Promise<void>> = [
   seedPlatform,

@@ -5,11 +5,12 @@
 import type { Kysely } from "kysely";
 import postgres from "postgres";
 import { loadConfig } from "../app/config.ts";
-import { createDeps } from "../app/deps.ts";
+import { createDeps } from "../app/create_deps.ts";
 import type { AppDeps } from "../app/deps.ts";
 import type { Database } from "../app/db/database.ts";
 import { createMemoryLogger } from "../app/logger.ts";
 import { createTokenSigner, signingSecret } from "../app/auth/tokens.ts";
+import { systemIds } from "../app/ids.ts";
 import type { Permission } from "../domain/auth/permissions.ts";
 import type { SeedContext } from "./scenarios/_scenario.ts";
 
@@ -50,7 +51,7 @@ export async function createBenchDatabase(serverUrl = SERVER_URL): Promise<Bench
 }
 
 export function seedContext(db: Kysely<Database>, dataDir: string): SeedContext {
-  const signer = createTokenSigner(signingSecret(JWT_SECRET));
+  const signer = createTokenSigner(signingSecret(JWT_SECRET), systemIds);
   let deps: AppDeps | undefined;
   let n = 0;
   return {

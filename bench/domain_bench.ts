@@ -1,4 +1,8 @@
-/** `deno bench`: hot pure functions of the request path. Add yours below. */
+/**
+ * `deno bench`: hot pure functions of the request path. Add yours below, or in a
+ * `<area>_bench.ts` beside it imported here (so `deno task bench` runs it).
+ */
+import "./pos_bench.ts";
 import { expandPermissions, PERMISSIONS } from "../domain/auth/permissions.ts";
 import { likePattern } from "../app/schemas.ts";
 

@@ -6,6 +6,7 @@
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "../app/config.ts";
 import { DataDirLockedError } from "../app/db/data_dir_lock.ts";
+import { translateDatabaseError } from "../app/db/db_errors.ts";
 import { APP_VERSION } from "../app/deps.ts";
 import { DomainError } from "../domain/errors.ts";
 import { UsageError } from "./_output.ts";
@@ -60,8 +61,13 @@ export function exitCodeFor(error: unknown): number {
     console.error(`error: ${error.message}\n(run with --help for usage)`);
     return EXIT_USAGE;
   }
+  const translated = error instanceof DomainError ? error : translateDatabaseError(error);
+  if (translated) {
+    console.error(`error: ${translated.message}`);
+    return EXIT_FAILURE;
+  }
   if (
-    error instanceof DomainError || error instanceof ConfigError ||
+    error instanceof ConfigError ||
     error instanceof DataDirLockedError || error instanceof DatabaseBusyError
   ) {
     console.error(`error: ${error.message}`);

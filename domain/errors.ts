@@ -1,6 +1,7 @@
 /**
  * The semantic error taxonomy. Errors carry meaning (not found, conflict, ...) and a
  * stable snake_case `code`; `server/errors.ts` is the only place that maps them to HTTP.
+ * Constructors take the code first and the message second wherever the code varies.
  */
 
 /** One field-level problem of a validation failure. */
@@ -28,7 +29,6 @@ export type ErrorKind =
   | "conflict"
   | "too_large"
   | "unsupported_media"
-  | "locked"
   | "rate_limited"
   | "unavailable";
 
@@ -73,7 +73,7 @@ export class ForbiddenError extends DomainError {
 
 export class NotFoundError extends DomainError {
   readonly kind = "not_found";
-  constructor(message = "The record does not exist", code = "not_found") {
+  constructor(code: string, message: string) {
     super(code, message);
   }
 }
@@ -97,13 +97,6 @@ export class UnsupportedMediaTypeError extends DomainError {
   readonly kind = "unsupported_media";
   constructor(message = "This type of content is not accepted") {
     super("unsupported_media_type", message);
-  }
-}
-
-export class LockedError extends DomainError {
-  readonly kind = "locked";
-  constructor(code: string, message: string) {
-    super(code, message);
   }
 }
 

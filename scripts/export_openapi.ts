@@ -7,7 +7,7 @@
  */
 import { loadConfig } from "../app/config.ts";
 import { openDatabase } from "../app/db/connect.ts";
-import { createDeps } from "../app/deps.ts";
+import { createDeps } from "../app/create_deps.ts";
 import { createLogger } from "../app/logger.ts";
 import { createApp } from "../server/app.ts";
 

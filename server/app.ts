@@ -25,11 +25,11 @@ import { authRoutes, meRoutes } from "./routes/auth.ts";
 import { userRoutes } from "./routes/users.ts";
 import { permissionRoutes, roleRoutes } from "./routes/roles.ts";
 import { auditRoutes } from "./routes/audit.ts";
-import { INVENTORY_ROUTERS } from "./routes/inventory.ts";
-import { ACCOUNT_ROUTERS } from "./routes/accounts.ts";
+import { INVENTORY_ROUTERS } from "./routes/inventory/mod.ts";
+import { ACCOUNT_ROUTERS } from "./routes/accounts/mod.ts";
 import { fileRoutes } from "./routes/files.ts";
-import { LESSON_ROUTERS } from "./routes/lessons.ts";
-import { POS_ROUTERS } from "./routes/pos.ts";
+import { LESSON_ROUTERS } from "./routes/lessons/mod.ts";
+import { POS_ROUTERS } from "./routes/pos/mod.ts";
 
 const ROUTERS: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [
   healthRoutes,
@@ -67,7 +67,7 @@ export function createAppWithRoutes(
   extraRouters: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [],
 ): AppWithRoutes {
   const app = new Hono<AppEnv>();
-  app.use("*", requestContext(deps.logger));
+  app.use("*", requestContext(deps));
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT_BYTES,
     onError: () => {
@@ -105,7 +105,9 @@ export function createAppWithRoutes(
   app.route("/docs", docsRoutes("/v1/openapi.json"));
 
   app.notFound((c) =>
-    problemJson(toProblem(new NotFoundError("No such route"), c.get("requestId") ?? "unknown"))
+    problemJson(
+      toProblem(new NotFoundError("not_found", "No such route"), c.get("requestId") ?? "unknown"),
+    )
   );
   app.onError((error, c) => {
     const requestId = c.get("requestId") ?? "unknown";

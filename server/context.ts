@@ -1,4 +1,4 @@
-import type { Actor } from "../app/auth/actor.ts";
+import type { Actor } from "../app/actor.ts";
 
 /** Typed Hono context variables set by the middleware. */
 export interface AppEnv {

@@ -18,7 +18,8 @@ import {
 } from "../domain/errors.ts";
 import { moduleForPath } from "../domain/platform/modules.ts";
 import type { AppDeps } from "../app/deps.ts";
-import { type Actor, actorForDevUser, actorFromToken } from "../app/auth/actor.ts";
+import type { Actor } from "../app/actor.ts";
+import { actorForDevUser, actorFromToken } from "../app/auth/actor.ts";
 import type { AppEnv } from "./context.ts";
 import { fieldIssues } from "./errors.ts";
 
@@ -130,7 +131,7 @@ async function guard(deps: AppDeps, c: Context<AppEnv>, spec: AnyRouteSpec, path
   let actor: Actor | undefined;
   if (spec.access !== "public") {
     actor = await authenticate(deps, c);
-    if (spec.fullLogin && actor.tokenType === "pos") {
+    if (spec.fullLogin && actor.kind === "pos") {
       throw new ForbiddenError(
         "full_login_required",
         "This action needs a full login, not a PIN login",
@@ -181,7 +182,7 @@ function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown): z.output<
 /** A path that does not match its schema (a malformed id) names no record: 404. */
 function parsePathParams<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new NotFoundError();
+  if (!result.success) throw new NotFoundError("not_found", "The record does not exist");
   return result.data;
 }
 

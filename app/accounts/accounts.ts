@@ -1,22 +1,24 @@
 /** Use cases of accounts: create (optionally from a primary contact), read, list, update, delete. */
+import type { Transaction } from "kysely";
 import { NotFoundError } from "../../domain/errors.ts";
 import { accountNameFor, formatAccountNumber } from "../../domain/accounts/naming.ts";
 import type { AppDeps } from "../deps.ts";
-import type { Db } from "../db/database.ts";
+import type { Database, Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { ListParams } from "../schemas.ts";
-import type { AddressJson } from "../platform/platform_tables.ts";
+import type { AddressJson } from "../db/column_types.ts";
 import {
   type AccountChanges,
   type AccountRecord,
+  type AccountValues,
   findAccount,
   insertAccount,
-  insertMember,
   listAccounts as listAccountRows,
   nextAccountNumberValue,
   softDeleteAccount,
   updateAccountRow,
 } from "./accounts_repo.ts";
+import { insertMember } from "./members_repo.ts";
 
 export interface CreateAccountInput {
   name?: string;
@@ -32,14 +34,26 @@ export interface CreateAccountInput {
   };
 }
 
+/** The 404 of an account that does not exist (or is deleted). */
+export function accountNotFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Account "${id}" does not exist`);
+}
+
+/** The live account or 404 (sub-record use cases check their parent with this). */
+export async function requireAccount(db: Db, id: string): Promise<AccountRecord> {
+  const account = await findAccount(db, id);
+  if (!account) throw accountNotFound(id);
+  return account;
+}
+
 /**
  * Inserts an account with a fresh account number (from a sequence); `primaryMemberId` may
  * name a member inserted right after in the same transaction (the FK is checked at commit).
  */
 export async function insertNewAccount(
   deps: AppDeps,
-  trx: Db,
-  values: Omit<Parameters<typeof insertAccount>[1], "id" | "accountNumber" | "now">,
+  trx: Transaction<Database>,
+  values: Omit<AccountValues, "id" | "accountNumber" | "now">,
 ): Promise<string> {
   const id = deps.ids.uuid();
   const accountNumber = formatAccountNumber(await nextAccountNumberValue(trx));
@@ -89,10 +103,8 @@ export async function createAccount(
   return await getAccount(deps, id);
 }
 
-export async function getAccount(deps: AppDeps, id: string): Promise<AccountRecord> {
-  const account = await findAccount(deps.db, id);
-  if (!account) throw new NotFoundError(`Account "${id}" does not exist`);
-  return account;
+export function getAccount(deps: AppDeps, id: string): Promise<AccountRecord> {
+  return requireAccount(deps.db, id);
 }
 
 export function listAccounts(deps: AppDeps, params: ListParams) {
@@ -105,19 +117,12 @@ export async function updateAccount(
   changes: AccountChanges,
 ): Promise<AccountRecord> {
   const updated = await updateAccountRow(deps.db, id, changes, deps.clock.now());
-  if (!updated) throw new NotFoundError(`Account "${id}" does not exist`);
+  if (!updated) throw accountNotFound(id);
   return await getAccount(deps, id);
 }
 
 /** Soft delete: the row stays (history), the account and its members disappear. */
 export async function deleteAccount(deps: AppDeps, id: string): Promise<void> {
   const deleted = await softDeleteAccount(deps.db, id, deps.clock.now());
-  if (!deleted) throw new NotFoundError(`Account "${id}" does not exist`);
-}
-
-/** The live account or 404 (sub-record routes check their parent with this). */
-export async function requireAccount(db: Db, id: string): Promise<AccountRecord> {
-  const account = await findAccount(db, id);
-  if (!account) throw new NotFoundError(`Account "${id}" does not exist`);
-  return account;
+  if (!deleted) throw accountNotFound(id);
 }

@@ -1,33 +1,40 @@
 /** Use cases of member identifiers (identity documents). */
-import { InvalidReferenceError, NotFoundError, ValidationError } from "../../domain/errors.ts";
+import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
+import { assertIdentifierDates } from "../../domain/accounts/identifiers.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { ListParams } from "../schemas.ts";
-import { deleteFilesOf } from "../files/files_repo.ts";
-import { removeStoredFiles } from "../files/files.ts";
+import { findFile } from "../files/files_repo.ts";
+import { deleteFilesOfRecords, removeStoredFiles } from "../files/files.ts";
 import {
   deleteIdentifierRow,
   findIdentifier,
-  findMemberAccountId,
   type IdentifierChanges,
   type IdentifierRecord,
-  idTypeExists,
   insertIdentifier,
-  isIdentifierFileOfMember,
   listIdentifiers as listIdentifierRows,
+  lockIdentifier,
   updateIdentifierRow,
-} from "./accounts_repo.ts";
+} from "./identifiers_repo.ts";
+import { idTypeExists } from "./id_types_repo.ts";
+import { requireMember } from "./members.ts";
 
-async function requireMember(db: Db, memberId: string): Promise<void> {
-  if (!(await findMemberAccountId(db, memberId))) {
-    throw new NotFoundError(`Member "${memberId}" does not exist`);
-  }
+function identifierNotFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Identifier "${id}" does not exist`);
+}
+
+/** Whether `fileId` is a file of an identifier (entityType member_identifier) of `memberId`. */
+async function isScanOfMember(db: Db, fileId: string, memberId: string): Promise<boolean> {
+  const file = await findFile(db, fileId);
+  if (file?.entityType !== "member_identifier") return false;
+  return (await findIdentifier(db, file.entityId))?.memberId === memberId;
 }
 
 /**
  * Checks references of an identifier: the id type is a lookup value, and each scan is a file
- * of entityType member_identifier that belongs to an identifier of the same member.
+ * of entityType member_identifier that belongs to an identifier of the same member (a
+ * member's document scans cannot be linked to another member).
  */
 async function checkReferences(
   db: Db,
@@ -43,18 +50,14 @@ async function checkReferences(
   }
   for (const field of ["frontFileId", "backFileId"] as const) {
     const fileId = values[field];
-    if (fileId && !(await isIdentifierFileOfMember(db, fileId, memberId))) {
+    if (fileId && !(await isScanOfMember(db, fileId, memberId))) {
       throw new InvalidReferenceError(
         field,
         `File "${fileId}" is not a member_identifier file of this member`,
       );
     }
   }
-  if (merged.issuedDate && merged.expiresDate && merged.expiresDate < merged.issuedDate) {
-    throw new ValidationError([
-      { path: "expiresDate", message: "The expiry date is before the issue date" },
-    ]);
-  }
+  assertIdentifierDates(merged);
 }
 
 export async function listIdentifiers(deps: AppDeps, memberId: string, params: ListParams) {
@@ -85,8 +88,8 @@ export async function updateIdentifier(
   changes: IdentifierChanges,
 ): Promise<IdentifierRecord> {
   await withTransaction(deps.db, async (trx) => {
-    const current = await findIdentifier(trx, id, { lock: true });
-    if (!current) throw new NotFoundError(`Identifier "${id}" does not exist`);
+    const current = await lockIdentifier(trx, id);
+    if (!current) throw identifierNotFound(id);
     await checkReferences(trx, current.memberId, changes, {
       issuedDate: changes.issuedDate === undefined ? current.issuedDate : changes.issuedDate,
       expiresDate: changes.expiresDate === undefined ? current.expiresDate : changes.expiresDate,
@@ -99,9 +102,9 @@ export async function updateIdentifier(
 /** Deletes the identifier together with its scans (file rows and stored bytes). */
 export async function deleteIdentifier(deps: AppDeps, id: string): Promise<void> {
   const paths = await withTransaction(deps.db, async (trx) => {
-    const current = await findIdentifier(trx, id, { lock: true });
-    if (!current) throw new NotFoundError(`Identifier "${id}" does not exist`);
-    const removed = await deleteFilesOf(trx, "member_identifier", [id]);
+    const current = await lockIdentifier(trx, id);
+    if (!current) throw identifierNotFound(id);
+    const removed = await deleteFilesOfRecords(trx, "member_identifier", [id]);
     await deleteIdentifierRow(trx, id);
     return removed;
   });

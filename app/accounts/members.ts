@@ -7,107 +7,66 @@
  * second by repairing the pointer in the same transaction, holding the account rows FOR
  * UPDATE — always locked in id order (`lockAccountsInOrder`) so two moves never deadlock.
  */
-import {
-  ConflictError,
-  InvalidReferenceError,
-  NotFoundError,
-  ValidationError,
-} from "../../domain/errors.ts";
-import { isMinorOn, localDate } from "../../domain/accounts/age.ts";
+import type { Transaction } from "kysely";
+import { ConflictError, InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
+import { assertBornBy, assertMinorFlagSettable } from "../../domain/accounts/members.ts";
 import { accountNameFor } from "../../domain/accounts/naming.ts";
 import type { AppDeps } from "../deps.ts";
-import type { Db } from "../db/database.ts";
+import type { Database, Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import { isForeignKeyViolation } from "../db/db_errors.ts";
-import { paginate } from "../db/pagination.ts";
 import type { ListParams } from "../schemas.ts";
-import type { AddressJson } from "../platform/platform_tables.ts";
-import { findStoreTimezone } from "../platform/platform_repo.ts";
-import { deleteFilesOf } from "../files/files_repo.ts";
-import { removeStoredFiles } from "../files/files.ts";
+import type { AddressJson } from "../db/column_types.ts";
+import { deleteFilesOfRecords, findProfilePictureIds, removeStoredFiles } from "../files/files.ts";
 import {
   type AccountRecord,
-  deleteMemberRow,
-  findAccount,
-  findEarliestMemberId,
-  findMemberAccountId,
-  findMemberRow,
-  insertMember,
-  listIdentifierIdsOfMember,
-  listMemberRows,
+  lockAccount,
   lockAccountsInOrder,
-  lockMember,
-  type MemberRow,
-  memberSortColumns,
   setPrimaryMember,
-  updateMemberRow,
 } from "./accounts_repo.ts";
-import { insertNewAccount } from "./accounts.ts";
+import {
+  deleteMemberRow,
+  findEarliestMemberId,
+  findMember,
+  findMemberAccountId,
+  insertMember,
+  listMembers as listMemberRecords,
+  lockMember,
+  type MemberRecord,
+  updateMemberRow,
+} from "./members_repo.ts";
+import { listIdentifierIdsOfMember } from "./identifiers_repo.ts";
+import { accountNotFound, insertNewAccount, requireAccount } from "./accounts.ts";
+import { type MemberJson, memberJson } from "./member_json.ts";
+import { storeToday } from "../platform/store.ts";
 
-export interface MemberView {
-  id: string;
-  accountId: string;
-  accountName: string;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string | null;
-  isMinor: boolean;
-  email: string | null;
-  phone: string | null;
-  address: AddressJson | null;
-  profilePictureFileId: string | null;
-  createdAt: string;
-  updatedAt: string;
+function memberNotFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Member "${id}" does not exist`);
 }
 
-/** Today's date in the store's time zone (minors are judged on it). */
-export async function storeToday(deps: AppDeps, db: Db = deps.db): Promise<string> {
-  return localDate(deps.clock.now(), await findStoreTimezone(db));
+/** The member (of a live account) or 404. */
+export async function requireMember(db: Db, id: string): Promise<MemberRecord> {
+  const member = await findMember(db, id);
+  if (!member) throw memberNotFound(id);
+  return member;
 }
 
-export function presentMember(row: MemberRow, today: string): MemberView {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    accountName: row.account_name,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    dateOfBirth: row.date_of_birth,
-    isMinor: row.date_of_birth ? isMinorOn(row.date_of_birth, today) : row.is_minor,
-    email: row.email,
-    phone: row.phone,
-    address: row.address,
-    profilePictureFileId: row.profile_picture_file_id,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
+/** The members as the API shows them: minors judged today, profile pictures from files. */
+async function membersJson(deps: AppDeps, members: MemberRecord[]): Promise<MemberJson[]> {
+  const today = await storeToday(deps);
+  const pictures = await findProfilePictureIds(deps.db, members.map((m) => m.id));
+  return members.map((m) => memberJson(m, today, pictures.get(m.id) ?? null));
 }
 
-export async function getMember(deps: AppDeps, id: string): Promise<MemberView> {
-  const row = await findMemberRow(deps.db, id);
-  if (!row) throw new NotFoundError(`Member "${id}" does not exist`);
-  return presentMember(row, await storeToday(deps));
+export async function getMember(deps: AppDeps, id: string): Promise<MemberJson> {
+  const [member] = await membersJson(deps, [await requireMember(deps.db, id)]);
+  return member!;
 }
 
 export async function listMembers(deps: AppDeps, params: ListParams & { accountId?: string }) {
-  if (params.accountId && !(await findAccount(deps.db, params.accountId))) {
-    throw new NotFoundError(`Account "${params.accountId}" does not exist`);
-  }
-  const today = await storeToday(deps);
-  return paginate(listMemberRows(deps.db, params), params, {
-    sortColumns: memberSortColumns,
-    tieBreaker: "m.id",
-    map: (row) => presentMember(row as MemberRow, today),
-  });
-}
-
-function assertNotInFuture(dateOfBirth: string | null | undefined, today: string): void {
-  if (dateOfBirth && dateOfBirth > today) {
-    throw new ValidationError([{
-      path: "dateOfBirth",
-      message: "The date of birth is in the future",
-    }]);
-  }
+  if (params.accountId) await requireAccount(deps.db, params.accountId);
+  const page = await listMemberRecords(deps.db, params);
+  return { data: await membersJson(deps, page.data), pagination: page.pagination };
 }
 
 export interface CreateMemberInput {
@@ -128,18 +87,14 @@ export async function createMember(
   deps: AppDeps,
   accountId: string,
   input: CreateMemberInput,
-): Promise<MemberView> {
+): Promise<MemberJson> {
   const today = await storeToday(deps);
-  if (input.isMinor !== undefined && input.dateOfBirth) {
-    throw new ValidationError([
-      { path: "isMinor", message: "isMinor is derived from dateOfBirth and cannot be set with it" },
-    ]);
-  }
-  assertNotInFuture(input.dateOfBirth, today);
+  assertMinorFlagSettable("create", input.isMinor !== undefined, input.dateOfBirth);
+  assertBornBy(input.dateOfBirth, today);
   const id = deps.ids.uuid();
   await withTransaction(deps.db, async (trx) => {
-    const account = await findAccount(trx, accountId, { lock: true });
-    if (!account) throw new NotFoundError(`Account "${accountId}" does not exist`);
+    const account = await lockAccount(trx, accountId);
+    if (!account) throw accountNotFound(accountId);
     await insertMember(trx, {
       id,
       accountId,
@@ -166,21 +121,16 @@ export async function updateMember(
   deps: AppDeps,
   id: string,
   changes: UpdateMemberInput,
-): Promise<MemberView> {
+): Promise<MemberJson> {
   const today = await storeToday(deps);
-  assertNotInFuture(changes.dateOfBirth, today);
+  assertBornBy(changes.dateOfBirth, today);
   await withTransaction(deps.db, async (trx) => {
     const member = await lockMember(trx, id);
-    if (!member) throw new NotFoundError(`Member "${id}" does not exist`);
+    if (!member) throw memberNotFound(id);
     const dateOfBirth = changes.dateOfBirth === undefined
       ? member.dateOfBirth
       : changes.dateOfBirth;
-    if (changes.isMinor !== undefined && dateOfBirth) {
-      throw new ValidationError([{
-        path: "isMinor",
-        message: "isMinor is derived from dateOfBirth; remove the date of birth to set it",
-      }]);
-    }
+    assertMinorFlagSettable("update", changes.isMinor !== undefined, dateOfBirth);
     await updateMemberRow(trx, id, changes, deps.clock.now());
   });
   return await getMember(deps, id);
@@ -196,18 +146,22 @@ async function withMemberAccountsLocked<T>(
   deps: AppDeps,
   memberId: string,
   otherAccountId: string | undefined,
-  work: (trx: Db, sourceId: string, locked: Map<string, AccountRecord>) => Promise<T>,
+  work: (
+    trx: Transaction<Database>,
+    sourceId: string,
+    locked: Map<string, AccountRecord>,
+  ) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1;; attempt++) {
     const sourceId = await findMemberAccountId(deps.db, memberId);
-    if (!sourceId) throw new NotFoundError(`Member "${memberId}" does not exist`);
+    if (!sourceId) throw memberNotFound(memberId);
     const result = await withTransaction(deps.db, async (trx) => {
       const locked = await lockAccountsInOrder(
         trx,
         otherAccountId ? [sourceId, otherAccountId] : [sourceId],
       );
       const member = await lockMember(trx, memberId);
-      if (!member) throw new NotFoundError(`Member "${memberId}" does not exist`);
+      if (!member) throw memberNotFound(memberId);
       if (member.accountId !== sourceId || !locked.has(sourceId)) return { retry: true as const };
       return { retry: false as const, value: await work(trx, sourceId, locked) };
     });
@@ -221,7 +175,7 @@ async function withMemberAccountsLocked<T>(
 /** Points the account's primary at its earliest-created member when it named `memberId`. */
 async function repairPrimary(
   deps: AppDeps,
-  trx: Db,
+  trx: Transaction<Database>,
   account: AccountRecord,
   leavingMemberId: string,
 ): Promise<void> {
@@ -248,8 +202,8 @@ export async function deleteMember(deps: AppDeps, id: string): Promise<void> {
       async (trx, sourceId, locked) => {
         const identifierIds = await listIdentifierIdsOfMember(trx, id);
         const paths = [
-          ...await deleteFilesOf(trx, "member", [id]),
-          ...await deleteFilesOf(trx, "member_identifier", identifierIds),
+          ...await deleteFilesOfRecords(trx, "member", [id]),
+          ...await deleteFilesOfRecords(trx, "member_identifier", identifierIds),
         ];
         await deleteMemberRow(trx, id);
         await repairPrimary(deps, trx, locked.get(sourceId)!, id);
@@ -274,7 +228,7 @@ export async function moveMember(
   deps: AppDeps,
   id: string,
   destinationId: string | undefined,
-): Promise<{ member: MemberView; account: AccountRecord }> {
+): Promise<{ member: MemberJson; account: AccountRecord }> {
   const accountId = await withMemberAccountsLocked(
     deps,
     id,
@@ -293,9 +247,9 @@ export async function moveMember(
         await updateMemberRow(trx, id, { accountId: targetId }, now);
         if (destination.primaryMemberId === null) await setPrimaryMember(trx, targetId, id, now);
       } else {
-        const member = (await findMemberRow(trx, id))!;
+        const member = (await findMember(trx, id))!;
         targetId = await insertNewAccount(deps, trx, {
-          name: accountNameFor(member.first_name, member.last_name),
+          name: accountNameFor(member.firstName, member.lastName),
           email: member.email,
           phone: member.phone,
           address: member.address,
@@ -307,6 +261,6 @@ export async function moveMember(
       return targetId;
     },
   );
-  const account = await findAccount(deps.db, accountId);
-  return { member: await getMember(deps, id), account: account! };
+  const account = await requireAccount(deps.db, accountId);
+  return { member: await getMember(deps, id), account };
 }

@@ -4,34 +4,35 @@
  * `payment_methods_one_default` enforces it, and making one default unsets the previous
  * default in the same transaction (the account row is locked, so two such changes queue).
  */
-import { ConflictError, NotFoundError, ValidationError } from "../../domain/errors.ts";
-import { findCardNumber } from "../../domain/accounts/card_numbers.ts";
+import { ConflictError, NotFoundError } from "../../domain/errors.ts";
+import { assertNoCardNumber } from "../../domain/accounts/card_numbers.ts";
 import type { AppDeps } from "../deps.ts";
+import type { Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import { isUniqueViolation } from "../db/db_errors.ts";
 import type { ListParams } from "../schemas.ts";
+import { lockAccount } from "./accounts_repo.ts";
 import {
   clearDefaultPaymentMethod,
   deletePaymentMethodRow,
-  findAccount,
   findPaymentMethod,
   insertPaymentMethod,
   listPaymentMethods as listPaymentMethodRows,
   type PaymentMethodChanges,
   type PaymentMethodRecord,
   updatePaymentMethodRow,
-} from "./accounts_repo.ts";
-import { requireAccount } from "./accounts.ts";
+} from "./payment_methods_repo.ts";
+import { accountNotFound, requireAccount } from "./accounts.ts";
 
-/** Refuses a body holding a full card number (PAN) anywhere, without echoing it. */
-export function assertNoCardNumber(body: unknown): void {
-  const path = findCardNumber(body);
-  if (path !== undefined) {
-    throw new ValidationError([{
-      path,
-      message: "Looks like a full card number; store only brand, last4 and the processor's token",
-    }]);
-  }
+function paymentMethodNotFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Payment method "${id}" does not exist`);
+}
+
+/** The payment method (of a live account) or 404. */
+export async function requirePaymentMethod(db: Db, id: string): Promise<PaymentMethodRecord> {
+  const method = await findPaymentMethod(db, id);
+  if (!method) throw paymentMethodNotFound(id);
+  return method;
 }
 
 function uniqueDefault<T>(work: () => Promise<T>): Promise<T> {
@@ -57,8 +58,7 @@ export async function createPaymentMethod(
   const id = deps.ids.uuid();
   await uniqueDefault(() =>
     withTransaction(deps.db, async (trx) => {
-      const account = await findAccount(trx, accountId, { lock: true });
-      if (!account) throw new NotFoundError(`Account "${accountId}" does not exist`);
+      if (!(await lockAccount(trx, accountId))) throw accountNotFound(accountId);
       const now = deps.clock.now();
       if (input.isDefault) await clearDefaultPaymentMethod(trx, accountId, now);
       await insertPaymentMethod(trx, { ...input, id, accountId, now });
@@ -73,12 +73,10 @@ export async function updatePaymentMethod(
   changes: PaymentMethodChanges,
 ): Promise<PaymentMethodRecord> {
   assertNoCardNumber(changes);
-  const current = await findPaymentMethod(deps.db, id);
-  if (!current) throw new NotFoundError(`Payment method "${id}" does not exist`);
+  const current = await requirePaymentMethod(deps.db, id);
   await uniqueDefault(() =>
     withTransaction(deps.db, async (trx) => {
-      const account = await findAccount(trx, current.accountId, { lock: true });
-      if (!account) throw new NotFoundError(`Payment method "${id}" does not exist`);
+      if (!(await lockAccount(trx, current.accountId))) throw paymentMethodNotFound(id);
       const now = deps.clock.now();
       if (changes.isDefault) await clearDefaultPaymentMethod(trx, current.accountId, now);
       await updatePaymentMethodRow(trx, id, changes, now);
@@ -88,7 +86,6 @@ export async function updatePaymentMethod(
 }
 
 export async function deletePaymentMethod(deps: AppDeps, id: string): Promise<void> {
-  const current = await findPaymentMethod(deps.db, id);
-  if (!current) throw new NotFoundError(`Payment method "${id}" does not exist`);
+  await requirePaymentMethod(deps.db, id);
   await deletePaymentMethodRow(deps.db, id);
 }

@@ -1,6 +1,7 @@
 /** Use cases of payment-processor links: (processor, externalCustomerId) is unique. */
 import { ConflictError, NotFoundError } from "../../domain/errors.ts";
 import type { AppDeps } from "../deps.ts";
+import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/db_errors.ts";
 import type { ListParams } from "../schemas.ts";
 import {
@@ -8,10 +9,18 @@ import {
   findProcessorLink,
   insertProcessorLink,
   listProcessorLinks as listProcessorLinkRows,
+  type ProcessorLinkChanges,
   type ProcessorLinkRecord,
   updateProcessorLinkRow,
-} from "./accounts_repo.ts";
+} from "./processor_links_repo.ts";
 import { requireAccount } from "./accounts.ts";
+
+/** The processor link (of a live account) or 404. */
+export async function requireProcessorLink(db: Db, id: string): Promise<ProcessorLinkRecord> {
+  const link = await findProcessorLink(db, id);
+  if (!link) throw new NotFoundError("not_found", `Processor link "${id}" does not exist`);
+  return link;
+}
 
 function refuseDuplicate<T>(work: () => Promise<T>): Promise<T> {
   return work().catch((error) => {
@@ -46,18 +55,14 @@ export async function createProcessorLink(
 export async function updateProcessorLink(
   deps: AppDeps,
   id: string,
-  changes: { processor?: string; externalCustomerId?: string },
+  changes: ProcessorLinkChanges,
 ): Promise<ProcessorLinkRecord> {
-  if (!(await findProcessorLink(deps.db, id))) {
-    throw new NotFoundError(`Processor link "${id}" does not exist`);
-  }
+  await requireProcessorLink(deps.db, id);
   await refuseDuplicate(() => updateProcessorLinkRow(deps.db, id, changes, deps.clock.now()));
   return (await findProcessorLink(deps.db, id))!;
 }
 
 export async function deleteProcessorLink(deps: AppDeps, id: string): Promise<void> {
-  if (!(await findProcessorLink(deps.db, id))) {
-    throw new NotFoundError(`Processor link "${id}" does not exist`);
-  }
+  await requireProcessorLink(deps.db, id);
   await deleteProcessorLinkRow(deps.db, id);
 }

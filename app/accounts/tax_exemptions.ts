@@ -1,33 +1,54 @@
 /**
  * Use cases of tax exemptions. Status moves only through approve/revoke (the pure machine
- * in domain/accounts/tax_exemption_status.ts), each under a row lock.
+ * in domain/accounts/tax_exemption_status.ts), each under the exemption's row lock; whether
+ * an exemption waives tax on a day is decided there too (`isExemptionActive`).
  */
-import { ConflictError, NotFoundError } from "../../domain/errors.ts";
+import { NotFoundError } from "../../domain/errors.ts";
 import {
+  assertTaxExemptionEditable,
   assertTaxExemptionMove,
+  isExemptionActive,
   type TaxExemptionStatus,
 } from "../../domain/accounts/tax_exemption_status.ts";
+import { actingUserId, type Actor } from "../actor.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { ListParams } from "../schemas.ts";
 import {
   deleteTaxExemptionRow,
-  existsActiveTaxExemption,
   findTaxExemption,
   insertTaxExemption,
   listTaxExemptions as listTaxExemptionRows,
+  listTaxExemptionTerms,
+  lockTaxExemption,
   type TaxExemptionRecord,
   updateTaxExemptionRow,
-} from "./accounts_repo.ts";
+} from "./tax_exemptions_repo.ts";
 import { requireAccount } from "./accounts.ts";
 
+function taxExemptionNotFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Tax exemption "${id}" does not exist`);
+}
+
+/** The tax exemption (of a live account) or 404. */
+export async function requireTaxExemption(db: Db, id: string): Promise<TaxExemptionRecord> {
+  const exemption = await findTaxExemption(db, id);
+  if (!exemption) throw taxExemptionNotFound(id);
+  return exemption;
+}
+
 /**
- * For the point of sale: whether the account has an approved exemption that has not
- * expired on `onDate` (YYYY-MM-DD, store-local) — then it pays no tax.
+ * For the point of sale: whether the account has an exemption active on `onDate`
+ * (YYYY-MM-DD, store-local) — approved and not expired — then it pays no tax.
  */
-export function hasActiveTaxExemption(db: Db, accountId: string, onDate: string): Promise<boolean> {
-  return existsActiveTaxExemption(db, accountId, onDate);
+export async function hasActiveTaxExemption(
+  db: Db,
+  accountId: string,
+  onDate: string,
+): Promise<boolean> {
+  const exemptions = await listTaxExemptionTerms(db, accountId);
+  return exemptions.some((exemption) => isExemptionActive(exemption, onDate));
 }
 
 export async function listTaxExemptions(
@@ -75,11 +96,9 @@ export async function updateTaxExemption(
   },
 ): Promise<TaxExemptionRecord> {
   await withTransaction(deps.db, async (trx) => {
-    const current = await findTaxExemption(trx, id, { lock: true });
-    if (!current) throw new NotFoundError(`Tax exemption "${id}" does not exist`);
-    if (current.status === "revoked") {
-      throw new ConflictError("invalid_transition", `Tax exemption "${id}" is revoked (final)`);
-    }
+    const current = await lockTaxExemption(trx, id);
+    if (!current) throw taxExemptionNotFound(id);
+    assertTaxExemptionEditable(id, current.status);
     await updateTaxExemptionRow(trx, id, changes, deps.clock.now());
   });
   return (await findTaxExemption(deps.db, id))!;
@@ -87,14 +106,15 @@ export async function updateTaxExemption(
 
 async function moveStatus(
   deps: AppDeps,
+  actor: Actor,
   id: string,
   to: TaxExemptionStatus,
-  actorId: string,
   reason?: string,
 ): Promise<TaxExemptionRecord> {
+  const actorId = actingUserId(actor);
   await withTransaction(deps.db, async (trx) => {
-    const current = await findTaxExemption(trx, id, { lock: true });
-    if (!current) throw new NotFoundError(`Tax exemption "${id}" does not exist`);
+    const current = await lockTaxExemption(trx, id);
+    if (!current) throw taxExemptionNotFound(id);
     assertTaxExemptionMove(id, current.status, to);
     const now = deps.clock.now();
     await updateTaxExemptionRow(
@@ -109,16 +129,17 @@ async function moveStatus(
   return (await findTaxExemption(deps.db, id))!;
 }
 
-export function approveTaxExemption(deps: AppDeps, id: string, actorId: string) {
-  return moveStatus(deps, id, "approved", actorId);
+/** pending → approved, by a signed-in user (the system actor is refused). */
+export function approveTaxExemption(deps: AppDeps, actor: Actor, id: string) {
+  return moveStatus(deps, actor, id, "approved");
 }
 
-export function revokeTaxExemption(deps: AppDeps, id: string, actorId: string, reason: string) {
-  return moveStatus(deps, id, "revoked", actorId, reason);
+/** pending | approved → revoked (final), by a signed-in user, with a reason. */
+export function revokeTaxExemption(deps: AppDeps, actor: Actor, id: string, reason: string) {
+  return moveStatus(deps, actor, id, "revoked", reason);
 }
 
 export async function deleteTaxExemption(deps: AppDeps, id: string): Promise<void> {
-  const current = await findTaxExemption(deps.db, id);
-  if (!current) throw new NotFoundError(`Tax exemption "${id}" does not exist`);
+  await requireTaxExemption(deps.db, id);
   await deleteTaxExemptionRow(deps.db, id);
 }

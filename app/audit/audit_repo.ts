@@ -1,30 +1,10 @@
-/**
- * The audit log (API §14): `recordAudit` is called with the transaction of the action it
- * records, so the entry exists exactly when the action happened. Details never hold secrets
- * (no passwords, PINs, tokens or links).
- */
+/** The audit log's SQL (API §14); entries are written through `audit()` in audit.ts. */
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { jsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
-import { uuidv7 } from "../ids.ts";
 import type { AuditDetails } from "./audit_tables.ts";
-
-/** Who did it: a user, or nobody (`null`) for anonymous attempts and system jobs. */
-export interface AuditActor {
-  userId: string | null;
-  email: string | null;
-}
-
-export interface AuditEvent {
-  actorId: string | null;
-  actorEmail: string | null;
-  action: string;
-  entityType?: string | null;
-  entityId?: string | null;
-  details?: AuditDetails;
-}
 
 export interface AuditRecord {
   id: string;
@@ -37,28 +17,20 @@ export interface AuditRecord {
   details: AuditDetails;
 }
 
-/** The audit actor of a request's actor (or of none). */
-export function auditActor(actor: { userId: string; email: string } | undefined): AuditActor {
-  return actor ? { userId: actor.userId, email: actor.email } : { userId: null, email: null };
-}
-
-/** The actor of `ops` commands run on the database directly. */
-export const SYSTEM_AUDIT_ACTOR: AuditActor = { userId: null, email: "system (ops)" };
-
-export async function recordAudit(
+/** Inserts one entry; use cases call `audit()` (audit.ts), which fills id, time and actor. */
+export async function insertAuditEntry(
   db: Db,
-  event: AuditEvent,
-  options: { id?: string; at?: Date } = {},
+  entry: Omit<AuditRecord, "at"> & { at: Date },
 ): Promise<void> {
   await db.insertInto("audit_log").values({
-    id: options.id ?? uuidv7(),
-    at: options.at ?? new Date(),
-    actor_id: event.actorId,
-    actor_email: event.actorEmail,
-    action: event.action,
-    entity_type: event.entityType ?? null,
-    entity_id: event.entityId ?? null,
-    details: jsonb(event.details ?? {}),
+    id: entry.id,
+    at: entry.at,
+    actor_id: entry.actorId,
+    actor_email: entry.actorEmail,
+    action: entry.action,
+    entity_type: entry.entityType,
+    entity_id: entry.entityId,
+    details: jsonb(entry.details),
   }).execute();
 }
 

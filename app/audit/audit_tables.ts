@@ -1,6 +1,6 @@
 /** Table types of the audit log (API §14). */
 import type { ColumnType, RawBuilder } from "kysely";
-import type { Timestamp } from "../platform/platform_tables.ts";
+import type { Timestamp } from "../db/column_types.ts";
 
 export type AuditDetails = Record<string, unknown>;
 

@@ -14,8 +14,7 @@ import type { Kysely, Transaction } from "kysely";
 import { expandPermissions, type Permission } from "../../domain/auth/permissions.ts";
 import type { Database } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
-import { findActorRow } from "./actor.ts";
-import { IDENTITY_CHANNEL, notifyIdentityChanged } from "./auth_repo.ts";
+import { findActorRecord, IDENTITY_CHANNEL, notifyIdentityChanged } from "./actor_repo.ts";
 
 export const ACTOR_CACHE_TTL_MS = 3000;
 const MAX_ENTRIES = 10_000;
@@ -52,15 +51,15 @@ export function createActorCache(
   let generation = 0;
 
   async function load(userId: string): Promise<ActorState | undefined> {
-    const row = await findActorRow(db, { id: userId });
-    if (!row) return undefined;
+    const record = await findActorRecord(db, { id: userId });
+    if (!record) return undefined;
     return {
-      userId: row.id,
-      email: row.email,
-      isActive: row.is_active,
-      tokenVersion: row.token_version,
-      posTokenVersion: row.pos_token_version,
-      permissions: expandPermissions(row.permissions ?? []),
+      userId: record.id,
+      email: record.email,
+      isActive: record.isActive,
+      tokenVersion: record.tokenVersion,
+      posTokenVersion: record.posTokenVersion,
+      permissions: expandPermissions(record.permissions),
     };
   }
 

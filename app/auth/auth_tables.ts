@@ -1,6 +1,6 @@
 /** Table types of identity and access: users, roles and their permissions. */
 import type { Generated } from "kysely";
-import type { Timestamp } from "../platform/platform_tables.ts";
+import type { Timestamp } from "../db/column_types.ts";
 
 export interface UserTable {
   id: string;

@@ -3,33 +3,21 @@
  * Failed logins are audited; a wrong email and a wrong password answer alike and take as
  * long (one bcrypt comparison either way).
  */
-import { afterPinFailure, pinLockRemainingSeconds, splitPinCode } from "../../domain/auth/pin.ts";
-import {
-  ForbiddenError,
-  NotFoundError,
-  RateLimitedError,
-  UnauthenticatedError,
-} from "../../domain/errors.ts";
-import { recordAudit } from "../audit/audit_repo.ts";
-import { withTransaction } from "../db/transaction.ts";
+import { splitPinCode } from "../../domain/auth/pin.ts";
+import { ForbiddenError, RateLimitedError, UnauthenticatedError } from "../../domain/errors.ts";
 import type { AppDeps } from "../deps.ts";
 import { getRuntimeConfig } from "../platform/settings.ts";
-import type { Actor } from "./actor.ts";
+import type { Actor } from "../actor.ts";
 import { changeIdentity } from "./actor_cache.ts";
-import {
-  clearPinFailures,
-  ensurePinFailureRow,
-  findCredentialsByEmail,
-  findCredentialsByEmployeeNumber,
-  findPinFailures,
-  findUser,
-  listUserRoles,
-  savePinFailures,
-  setPinHash,
-} from "./auth_repo.ts";
+import { checkEmployeePin } from "./pin_check.ts";
+import { clearPinFailures } from "./pin_failures_repo.ts";
+import { listUserRoles } from "./user_roles_repo.ts";
+import { findCredentialsByEmail, findUser, setPinHash } from "./users_repo.ts";
 import type { RoleSummary, User } from "./auth_schemas.ts";
 import { hashSecret, verifySecret } from "./passwords.ts";
-import { type IdentityDeps, insertUserLocked, updateUser } from "./users.ts";
+import { type IdentityDeps, insertUserLocked, requireUser, updateUser } from "./users.ts";
+import { anonymousActor, audit } from "../audit/audit.ts";
+import { actingUserId } from "../actor.ts";
 
 type Deps = IdentityDeps & Pick<AppDeps, "tokens">;
 
@@ -63,7 +51,7 @@ export async function registerUser(
     insertUserLocked(
       trx,
       deps,
-      { userId: null, email: input.email },
+      anonymousActor(input.email),
       { ...input, passwordHash },
       { firstUserBecomesAdmin: true, action: "user.registered" },
     ));
@@ -82,14 +70,12 @@ export async function login(
   const ok = await verifySecret(input.password, user?.passwordHash, deps.config.bcryptCost);
   const now = deps.clock.now();
   if (!user || !ok) {
-    await recordAudit(deps.db, {
-      actorId: null,
-      actorEmail: input.email.toLowerCase(),
+    await audit(deps, deps.db, anonymousActor(input.email.toLowerCase()), {
       action: "auth.login_failed",
       entityType: "user",
       entityId: user?.id ?? null,
       details: { ip: origin.ip },
-    }, { id: deps.ids.uuid(), at: now });
+    });
     throw invalidCredentials();
   }
   if (!user.isActive) throw new UnauthenticatedError("user_disabled", "This user is disabled");
@@ -117,45 +103,40 @@ export async function pinLogin(
   origin: RequestOrigin,
 ): Promise<PinLoginResult> {
   const { employeeNumber, pin } = splitPinCode(code);
-  const now = deps.clock.now();
-  const locked = pinLockRemainingSeconds(await findPinFailures(deps.db, employeeNumber), now);
-  if (locked > 0) {
-    throw new RateLimitedError(locked, "Too many wrong PINs; PIN login is locked for a while");
-  }
-  const user = await findCredentialsByEmployeeNumber(deps.db, employeeNumber);
-  const ok = await verifySecret(pin, user?.pinHash, deps.config.bcryptCost);
-  if (!user || !ok) {
-    await withTransaction(deps.db, async (trx) => {
-      await ensurePinFailureRow(trx, employeeNumber, now);
-      const state = await findPinFailures(trx, employeeNumber, true);
-      const next = afterPinFailure(
-        state && state.failures > 0 ? state : undefined,
-        now,
-      );
-      await savePinFailures(trx, employeeNumber, next);
-      await recordAudit(trx, {
-        actorId: null,
-        actorEmail: null,
+  const check = await checkEmployeePin(
+    deps,
+    employeeNumber,
+    pin,
+    (trx, failure) =>
+      audit(deps, trx, anonymousActor(), {
         action: "auth.pin_login_failed",
         entityType: "user",
-        entityId: user?.id ?? null,
+        entityId: failure.userId,
         details: {
           employeeNumber,
-          failures: next.failures,
-          locked: next.lockedUntil !== null,
+          failures: failure.state.failures,
+          locked: failure.state.lockedUntil !== null,
           ip: origin.ip,
         },
-      }, { id: deps.ids.uuid(), at: now });
-    });
+      }),
+  );
+  if (check.outcome === "locked") {
+    throw new RateLimitedError(
+      check.retryAfterSeconds,
+      "Too many wrong PINs; PIN login is locked for a while",
+    );
+  }
+  if (check.outcome === "wrong") {
     throw new UnauthenticatedError("invalid_credentials", "Wrong employee number or PIN");
   }
+  const user = check.user;
   if (!user.isActive) throw new UnauthenticatedError("user_disabled", "This user is disabled");
   await clearPinFailures(deps.db, employeeNumber);
   const ttl = deps.config.tokenTtlSeconds;
   const accessToken = await deps.tokens.sign(
     { userId: user.id, type: "pos", version: user.tokenVersion, posVersion: user.posTokenVersion },
     ttl,
-    now,
+    deps.clock.now(),
   );
   const config = await getRuntimeConfig(deps.db);
   return {
@@ -187,22 +168,18 @@ async function writePin(
 ): Promise<void> {
   await changeIdentity(deps, async (trx) => {
     const now = deps.clock.now();
-    await setPinHash(trx, actor.userId, pinHash, now);
-    await recordAudit(trx, {
-      actorId: actor.userId,
-      actorEmail: actor.email,
+    await setPinHash(trx, actingUserId(actor), pinHash, now);
+    await audit(deps, trx, actor, {
       action,
       entityType: "user",
       entityId: actor.userId,
       details: {},
-    }, { id: deps.ids.uuid(), at: now });
+    });
   });
 }
 
-export async function getMe(deps: Pick<AppDeps, "db">, actor: Actor): Promise<User> {
-  const user = await findUser(deps.db, actor.userId);
-  if (!user) throw new NotFoundError("The user no longer exists");
-  return user;
+export function getMe(deps: Pick<AppDeps, "db">, actor: Actor): Promise<User> {
+  return requireUser(deps.db, actingUserId(actor));
 }
 
 export function updateMe(
@@ -210,7 +187,7 @@ export function updateMe(
   actor: Actor,
   changes: { firstName?: string; lastName?: string },
 ): Promise<User> {
-  return updateUser(deps, actor, actor.userId, changes);
+  return updateUser(deps, actor, actingUserId(actor), changes);
 }
 
 /** `GET /me/permissions`: effective permissions (inheritance expanded) and the roles. */
@@ -220,6 +197,6 @@ export async function myPermissions(
 ): Promise<{ permissions: string[]; roles: RoleSummary[] }> {
   return {
     permissions: [...actor.permissions].sort(),
-    roles: await listUserRoles(deps.db, actor.userId),
+    roles: await listUserRoles(deps.db, actingUserId(actor)),
   };
 }

@@ -1,6 +1,16 @@
-/** Reset tokens: 32 random bytes (base64url) handed out once; only their SHA-256 is stored. */
+/**
+ * Reset tokens: 32 random bytes (base64url) handed out once inside a link; only their SHA-256
+ * is stored. An emailed token lives 4 hours, an admin link 1 hour.
+ */
+import type { Db } from "../db/database.ts";
+import type { AppDeps } from "../deps.ts";
+import type { ResetLink } from "./auth_schemas.ts";
+import { insertResetToken, type ResetPurpose } from "./reset_tokens_repo.ts";
 
-export function newResetToken(): string {
+const EMAIL_RESET_TTL_SECONDS = 4 * 60 * 60;
+const ADMIN_RESET_TTL_SECONDS = 60 * 60;
+
+function newResetToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   let binary = "";
   for (const b of bytes) binary += String.fromCharCode(b);
@@ -14,6 +24,28 @@ export async function hashResetToken(token: string): Promise<string> {
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export function resetUrl(publicUrl: string, token: string): string {
+function resetUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+}
+
+/** Stores a new token (its hash) for the user with `trx` and returns the link carrying it. */
+export async function issueResetLink(
+  trx: Db,
+  deps: Pick<AppDeps, "clock" | "ids" | "config">,
+  userId: string,
+  purpose: ResetPurpose,
+): Promise<ResetLink> {
+  const now = deps.clock.now();
+  const ttl = purpose === "email" ? EMAIL_RESET_TTL_SECONDS : ADMIN_RESET_TTL_SECONDS;
+  const expiresAt = new Date(now.getTime() + ttl * 1000);
+  const token = newResetToken();
+  await insertResetToken(trx, {
+    id: deps.ids.uuid(),
+    userId,
+    tokenHash: await hashResetToken(token),
+    purpose,
+    expiresAt,
+    now,
+  });
+  return { url: resetUrl(deps.config.publicUrl, token), expiresAt: expiresAt.toISOString() };
 }

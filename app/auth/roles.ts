@@ -6,18 +6,21 @@
 import type { Permission } from "../../domain/auth/permissions.ts";
 import { slugify } from "../../domain/auth/permissions.ts";
 import { BadInputError, ConflictError, NotFoundError } from "../../domain/errors.ts";
-import { type AuditActor, recordAudit } from "../audit/audit_repo.ts";
 import { isUniqueViolation } from "../db/db_errors.ts";
+import type { Db } from "../db/database.ts";
 import type { AppDeps } from "../deps.ts";
 import { changeIdentity } from "./actor_cache.ts";
 import {
   deleteRoleRow,
   findRole,
   insertRole,
+  lockRole,
   replaceRolePermissions,
   updateRoleRow,
-} from "./auth_repo.ts";
+} from "./roles_repo.ts";
 import type { Role } from "./auth_schemas.ts";
+import type { Actor } from "../actor.ts";
+import { audit } from "../audit/audit.ts";
 
 type Deps = Pick<AppDeps, "db" | "actors" | "clock" | "ids">;
 
@@ -38,15 +41,20 @@ function duplicateSlug(error: unknown, slug: string): never {
   throw error;
 }
 
-export async function getRole(deps: Pick<AppDeps, "db">, id: string): Promise<Role> {
-  const role = await findRole(deps.db, id);
-  if (!role) throw new NotFoundError(`Role "${id}" does not exist`);
+function roleNotFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Role "${id}" does not exist`);
+}
+
+/** The role, or 404 `not_found`: the one get-or-404 of roles. */
+export async function requireRole(db: Db, id: string): Promise<Role> {
+  const role = await findRole(db, id);
+  if (!role) throw roleNotFound(id);
   return role;
 }
 
 export async function createRole(
   deps: Deps,
-  actor: AuditActor,
+  actor: Actor,
   input: { name: string; description?: string | null; permissions: Permission[] },
 ): Promise<Role> {
   const slug = slugFor(input.name);
@@ -63,14 +71,12 @@ export async function createRole(
       });
       await replaceRolePermissions(trx, id, input.permissions);
       const role = (await findRole(trx, id))!;
-      await recordAudit(trx, {
-        actorId: actor.userId,
-        actorEmail: actor.email,
+      await audit(deps, trx, actor, {
         action: "role.created",
         entityType: "role",
         entityId: id,
         details: { slug, name: role.name, permissions: role.permissions },
-      }, { id: deps.ids.uuid(), at: now });
+      });
       return role;
     });
   } catch (error) {
@@ -80,15 +86,15 @@ export async function createRole(
 
 export async function updateRole(
   deps: Deps,
-  actor: AuditActor,
+  actor: Actor,
   id: string,
   changes: { name?: string; description?: string | null; permissions?: Permission[] },
 ): Promise<Role> {
   let slug: string | undefined;
   try {
     return await changeIdentity(deps, async (trx) => {
-      const before = await findRole(trx, id, true);
-      if (!before) throw new NotFoundError(`Role "${id}" does not exist`);
+      const before = await lockRole(trx, id);
+      if (!before) throw roleNotFound(id);
       slug = changes.name !== undefined && !before.isSystem ? slugFor(changes.name) : undefined;
       const now = deps.clock.now();
       await updateRoleRow(trx, id, {
@@ -100,9 +106,7 @@ export async function updateRole(
       const after = (await findRole(trx, id))!;
       const added = after.permissions.filter((p) => !before.permissions.includes(p));
       const removed = before.permissions.filter((p) => !after.permissions.includes(p));
-      await recordAudit(trx, {
-        actorId: actor.userId,
-        actorEmail: actor.email,
+      await audit(deps, trx, actor, {
         action: "role.updated",
         entityType: "role",
         entityId: id,
@@ -112,7 +116,7 @@ export async function updateRole(
           ...(added.length > 0 ? { permissionsAdded: added } : {}),
           ...(removed.length > 0 ? { permissionsRemoved: removed } : {}),
         },
-      }, { id: deps.ids.uuid(), at: now });
+      });
       return after;
     });
   } catch (error) {
@@ -120,21 +124,19 @@ export async function updateRole(
   }
 }
 
-export async function deleteRole(deps: Deps, actor: AuditActor, id: string): Promise<void> {
+export async function deleteRole(deps: Deps, actor: Actor, id: string): Promise<void> {
   await changeIdentity(deps, async (trx) => {
-    const role = await findRole(trx, id, true);
-    if (!role) throw new NotFoundError(`Role "${id}" does not exist`);
+    const role = await lockRole(trx, id);
+    if (!role) throw roleNotFound(id);
     if (role.isSystem) {
       throw new ConflictError("system_role", `The system role "${role.slug}" cannot be deleted`);
     }
     await deleteRoleRow(trx, id);
-    await recordAudit(trx, {
-      actorId: actor.userId,
-      actorEmail: actor.email,
+    await audit(deps, trx, actor, {
       action: "role.deleted",
       entityType: "role",
       entityId: id,
       details: { slug: role.slug, name: role.name, permissions: role.permissions },
-    }, { id: deps.ids.uuid(), at: deps.clock.now() });
+    });
   });
 }

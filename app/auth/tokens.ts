@@ -4,6 +4,7 @@
  */
 import { jwtVerify, SignJWT } from "jose";
 import { UnauthenticatedError } from "../../domain/errors.ts";
+import type { Ids } from "../ids.ts";
 
 export type TokenType = "access" | "pos";
 
@@ -37,9 +38,9 @@ interface VerifiedToken {
  * next request with it costs a map lookup plus the time checks (exp, nbf) against `now`:
  * the signature covers the whole text, so the same text carries the same claims. Invalid
  * tokens are never remembered. Revocation is not decided here (token and PIN versions are
- * checked against the user on every request, see actor.ts).
+ * checked against the user on every request, see actor.ts). Token ids (`jti`) come from `ids`.
  */
-export function createTokenSigner(secret: Uint8Array): TokenSigner {
+export function createTokenSigner(secret: Uint8Array, ids: Ids): TokenSigner {
   let key: Promise<CryptoKey> | undefined;
   const hmacKey = () =>
     key ??= crypto.subtle.importKey(
@@ -62,7 +63,7 @@ export function createTokenSigner(secret: Uint8Array): TokenSigner {
         .setSubject(claims.userId)
         .setIssuedAt(iat)
         .setExpirationTime(iat + ttlSeconds)
-        .setJti(crypto.randomUUID())
+        .setJti(ids.uuid())
         .sign(secret);
     },
     async verify(token, now) {

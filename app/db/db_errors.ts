@@ -1,4 +1,12 @@
-/** Recognising PostgreSQL errors that use cases turn into domain meaning. */
+/** Recognising PostgreSQL errors: for use cases that expect one, and for the drivers. */
+import {
+  BadInputError,
+  ConflictError,
+  type DomainError,
+  InvalidReferenceError,
+  UnavailableError,
+} from "../../domain/errors.ts";
+import { POOL_TIMEOUT } from "./connection_slots.ts";
 
 /**
  * The `code` of an error or of the first error in its `cause` chain: a SQLSTATE, or a
@@ -38,7 +46,58 @@ export function isExclusionViolation(error: unknown, constraint?: string): boole
   return errorCode(error) === "23P01" && (!constraint || constraintOf(error) === constraint);
 }
 
-export function isSerializationFailure(error: unknown): boolean {
-  const state = errorCode(error);
-  return state === "40001" || state === "40P01";
+/** Network-level failures of the database connection: the database is unreachable. */
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "53300", // too_many_connections
+]);
+
+/**
+ * Translates errors raised by PostgreSQL (or the connection) that a use case did not
+ * anticipate into domain meaning, for every driver: the server maps the result to HTTP, the
+ * CLI prints its message. Constraint names and SQL never reach the user.
+ */
+export function translateDatabaseError(error: unknown): DomainError | undefined {
+  const code = errorCode(error);
+  if (!code) return undefined;
+  if (UNREACHABLE_CODES.has(code)) return new UnavailableError("The database cannot be reached");
+  if (code === POOL_TIMEOUT) {
+    return new UnavailableError("The database is busy; try again shortly");
+  }
+  if (error instanceof Error && /Connection terminated|ECONNREFUSED/i.test(error.message)) {
+    return new UnavailableError("The database cannot be reached");
+  }
+  switch (code) {
+    case "23505":
+      return new ConflictError("duplicate", "A record with these values already exists");
+    case "23P01":
+      return new ConflictError("conflict", "The change conflicts with an existing record");
+    case "23503":
+      return new InvalidReferenceError("", "A referenced record does not exist");
+    case "23001": // restrict_violation: something still refers to the record
+      return new ConflictError("in_use", "The record is still in use");
+    case "22P02":
+    case "22007":
+    case "22008":
+    case "22003":
+      return new BadInputError("bad_request", "A value has the wrong format or is out of range");
+    case "40001":
+    case "40P01":
+      return new ConflictError("concurrent_update", "The record changed concurrently; retry");
+    case "57014":
+      return new UnavailableError("The request took too long");
+    default:
+      return undefined;
+  }
 }

@@ -1,6 +1,6 @@
 /** Table types of outgoing email: the transactional outbox. */
 import type { Generated } from "kysely";
-import type { Timestamp } from "../platform/platform_tables.ts";
+import type { Timestamp } from "../db/column_types.ts";
 
 export interface EmailOutboxTable {
   id: string;

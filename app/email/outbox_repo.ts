@@ -71,35 +71,3 @@ export async function markMessageFailed(db: Db, id: string, values: {
     ...(values.giveUp ? { body_encrypted: null } : {}),
   }).where("id", "=", id).execute();
 }
-
-export interface OutboxRow {
-  id: string;
-  toAddress: string;
-  subject: string;
-  bodyEncrypted: string | null;
-  status: string;
-  attempts: number;
-  nextAttemptAt: Date;
-  lastError: string | null;
-  createdAt: Date;
-  sentAt: Date | null;
-}
-
-export function listOutbox(db: Db, filter: { toAddress?: string } = {}): Promise<OutboxRow[]> {
-  let query = db.selectFrom("email_outbox").select([
-    "id",
-    "to_address as toAddress",
-    "subject",
-    "body_encrypted as bodyEncrypted",
-    "status",
-    "attempts",
-    "next_attempt_at as nextAttemptAt",
-    "last_error as lastError",
-    "created_at as createdAt",
-    "sent_at as sentAt",
-  ]);
-  if (filter.toAddress) {
-    query = query.where(sql`lower(to_address)`, "=", filter.toAddress.toLowerCase());
-  }
-  return query.orderBy("created_at").orderBy("id").execute();
-}

@@ -7,7 +7,6 @@
 import { createTransport } from "nodemailer";
 import { retryDelaySeconds, shouldGiveUp } from "../../domain/email/backoff.ts";
 import type { AppDeps } from "../deps.ts";
-import { decryptBody } from "./outbox.ts";
 import { claimDueMessages, markMessageFailed, markMessageSent } from "./outbox_repo.ts";
 
 export interface OutgoingMail {
@@ -46,7 +45,7 @@ export interface DeliveryReport {
 
 /** One pass: claims the due messages and tries each once. */
 export async function deliverDueEmails(
-  deps: Pick<AppDeps, "db" | "clock" | "config" | "logger">,
+  deps: Pick<AppDeps, "db" | "clock" | "config" | "logger" | "outboxCipher">,
   transport: MailTransport,
 ): Promise<DeliveryReport> {
   const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0 };
@@ -60,7 +59,7 @@ export async function deliverDueEmails(
   for (const message of claimed) {
     try {
       if (!message.bodyEncrypted) throw new Error("The message has no body");
-      const text = await decryptBody(deps.config, message.bodyEncrypted).catch(() => {
+      const text = await deps.outboxCipher.decrypt(message.bodyEncrypted).catch(() => {
         throw new Error("The message body cannot be decrypted (JWT_SECRET changed?)");
       });
       await transport.send({

@@ -9,31 +9,37 @@ import {
 } from "../../domain/errors.ts";
 import { sniffUpload } from "../../domain/files/content_type.ts";
 import { storedFilePath } from "../../domain/files/serve_path.ts";
+import type { Transaction } from "kysely";
+import type { Actor } from "../actor.ts";
 import type { AppDeps } from "../deps.ts";
+import type { Database, Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { ListParams } from "../schemas.ts";
 import { getRuntimeConfig } from "../platform/settings.ts";
 import {
   countFilesOf,
   deleteFileRow,
+  deleteFilesOf,
   type FileRecord,
   findFile,
   findFileByPath,
+  findLatestFileIds,
   insertFile,
   listFilesOf,
   lockFileOwner,
 } from "./files_repo.ts";
-import { type FileEntityType, ownerCheckerFor } from "./file_owners.ts";
+import type { FileEntityType } from "./file_owners.ts";
 import { DEFAULT_URL_TTL_SECONDS, signFileUrl } from "./signed_urls.ts";
-
-export type FileView = FileRecord & { url: string };
+import { type FileJson, fileJson } from "./file_json.ts";
 
 /** The category that marks a member's profile picture (images only). */
-export const PROFILE_CATEGORY = "profile";
+const PROFILE_CATEGORY = "profile";
 
-export async function presentFile(deps: AppDeps, file: FileRecord): Promise<FileView> {
-  const { url } = await signFileUrl(deps.config, file, deps.clock.now());
-  return { ...file, url };
+/** The file's row or 404. */
+export async function requireFile(db: Db, id: string): Promise<FileRecord> {
+  const file = await findFile(db, id);
+  if (!file) throw new NotFoundError("not_found", `File "${id}" does not exist`);
+  return file;
 }
 
 export async function uploadLimits(deps: AppDeps) {
@@ -45,15 +51,19 @@ export interface UploadInput {
   entityId: string;
   category: string | null;
   content: Uint8Array;
-  uploadedBy: string | null;
 }
 
 /**
- * Stores an upload: size and type first (judged from the bytes), then the bytes, then — in
- * one transaction holding the owner's lock — the owner check, the per-entity limit and the
- * row. Bytes whose row is not written are removed again.
+ * Stores an upload (recorded as uploaded by the actor's user, none for the system): size and
+ * type first (judged from the bytes), then the bytes, then — in one transaction holding the
+ * owner's lock — the owner check, the per-entity limit and the row. Bytes whose row is not
+ * written are removed again.
  */
-export async function uploadFile(deps: AppDeps, input: UploadInput): Promise<FileView> {
+export async function uploadFile(
+  deps: AppDeps,
+  actor: Actor,
+  input: UploadInput,
+): Promise<FileJson> {
   const limits = await uploadLimits(deps);
   if (input.content.byteLength > limits.maxBytes) {
     throw new PayloadTooLargeError(`The file is larger than ${limits.maxBytes} bytes`);
@@ -72,7 +82,7 @@ export async function uploadFile(deps: AppDeps, input: UploadInput): Promise<Fil
   if (input.category === PROFILE_CATEGORY && !sniffed.contentType.startsWith("image/")) {
     throw new UnsupportedMediaTypeError("A profile picture must be an image");
   }
-  const ownerExists = ownerCheckerFor(input.entityType);
+  const ownerExists = deps.fileOwners[input.entityType];
   if (!ownerExists) {
     throw new InvalidReferenceError(
       "entityType",
@@ -107,30 +117,28 @@ export async function uploadFile(deps: AppDeps, input: UploadInput): Promise<Fil
         contentType: sniffed.contentType,
         size: input.content.byteLength,
         path,
-        uploadedBy: input.uploadedBy,
+        uploadedBy: actor.userId,
         now: deps.clock.now(),
       });
     });
-    return await presentFile(deps, file);
+    return await fileJson(deps, file);
   } catch (error) {
     await deps.files.delete(path).catch(() => {});
     throw error;
   }
 }
 
-export async function getFile(deps: AppDeps, id: string): Promise<FileView> {
-  const file = await findFile(deps.db, id);
-  if (!file) throw new NotFoundError(`File "${id}" does not exist`);
-  return presentFile(deps, file);
+export async function getFile(deps: AppDeps, id: string): Promise<FileJson> {
+  return fileJson(deps, await requireFile(deps.db, id));
 }
 
 export async function listFiles(
   deps: AppDeps,
   params: ListParams & { entityType: string; entityId: string },
 ) {
-  const page = await listFilesOf(deps.db, params.entityType, params.entityId, params, (f) => f);
+  const page = await listFilesOf(deps.db, params.entityType, params.entityId, params);
   return {
-    data: await Promise.all(page.data.map((file) => presentFile(deps, file))),
+    data: await Promise.all(page.data.map((file) => fileJson(deps, file))),
     pagination: page.pagination,
   };
 }
@@ -140,8 +148,7 @@ export async function fileUrl(
   id: string,
   ttlSeconds = DEFAULT_URL_TTL_SECONDS,
 ): Promise<{ url: string; expiresAt: string }> {
-  const file = await findFile(deps.db, id);
-  if (!file) throw new NotFoundError(`File "${id}" does not exist`);
+  const file = await requireFile(deps.db, id);
   return signFileUrl(deps.config, file, deps.clock.now(), ttlSeconds);
 }
 
@@ -152,14 +159,14 @@ export async function openStoredFile(
 ): Promise<{ file: FileRecord; content: ReadableStream<Uint8Array> }> {
   const file = await findFileByPath(deps.db, path);
   const content = file && await deps.files.get(file.path);
-  if (!file || !content) throw new NotFoundError("No such file");
+  if (!file || !content) throw new NotFoundError("not_found", "No such file");
   return { file, content };
 }
 
 /** Deletes the row, then the bytes (a failure to remove bytes is logged, not fatal). */
 export async function deleteFile(deps: AppDeps, id: string): Promise<void> {
   const path = await deleteFileRow(deps.db, id);
-  if (!path) throw new NotFoundError(`File "${id}" does not exist`);
+  if (!path) throw new NotFoundError("not_found", `File "${id}" does not exist`);
   await removeStoredFiles(deps, [path]);
 }
 
@@ -172,4 +179,28 @@ export async function removeStoredFiles(deps: AppDeps, paths: readonly string[])
       });
     });
   }
+}
+
+/**
+ * Members' profile pictures: member id → the id of the member's latest file in the profile
+ * category (members without one are left out).
+ */
+export function findProfilePictureIds(
+  db: Db,
+  memberIds: readonly string[],
+): Promise<Map<string, string>> {
+  return findLatestFileIds(db, "member", memberIds, PROFILE_CATEGORY);
+}
+
+/**
+ * Deletes the file rows of these records inside the transaction that deletes the records, and
+ * returns their storage paths: hand them to `removeStoredFiles` once it has committed (bytes
+ * are removed only when no row can point at them any more).
+ */
+export function deleteFilesOfRecords(
+  trx: Transaction<Database>,
+  entityType: FileEntityType,
+  entityIds: readonly string[],
+): Promise<string[]> {
+  return deleteFilesOf(trx, entityType, entityIds);
 }

@@ -1,7 +1,7 @@
 /** All SQL of files attached to records. */
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
-import { paginate } from "../db/pagination.ts";
+import { type Page, paginate } from "../db/pagination.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 
 export interface FileRecord {
@@ -93,8 +93,7 @@ export function listFilesOf(
   entityType: string,
   entityId: string,
   params: ListParams,
-  map: (file: FileRecord) => FileRecord & { url?: string },
-) {
+): Promise<Page<FileRecord>> {
   let query = db.selectFrom("files").select(fileColumns)
     .where("entity_type", "=", entityType).where("entity_id", "=", entityId);
   // One record's files (at most upload.maxFilesPerEntity): the entity index narrows, no
@@ -112,8 +111,29 @@ export function listFilesOf(
   return paginate(query, params, {
     sortColumns: { createdAt: "created_at", category: "category", size: "size" },
     tieBreaker: "id",
-    map: (row) => map(toFile(row)),
+    map: toFile,
   });
+}
+
+/**
+ * For each of the records, the id of its latest file (by creation) in `category`: records
+ * without one are left out. One query over the entity index for a page of records.
+ */
+export async function findLatestFileIds(
+  db: Db,
+  entityType: string,
+  entityIds: readonly string[],
+  category: string,
+): Promise<Map<string, string>> {
+  if (entityIds.length === 0) return new Map();
+  const rows = await db.selectFrom("files").select(["entity_id", "id"])
+    .distinctOn("entity_id")
+    .where("entity_type", "=", entityType)
+    .where("entity_id", "in", [...new Set(entityIds)])
+    .where("category", "=", category)
+    .orderBy("entity_id").orderBy("created_at", "desc").orderBy("id", "desc")
+    .execute();
+  return new Map(rows.map((r) => [r.entity_id, r.id]));
 }
 
 export async function countFilesOf(db: Db, entityType: string, entityId: string): Promise<number> {

@@ -1,5 +1,5 @@
 /** Table types of files attached to records. */
-import type { Timestamp } from "../platform/platform_tables.ts";
+import type { Timestamp } from "../db/column_types.ts";
 
 export interface FileTable {
   id: string;

@@ -5,6 +5,7 @@
  * stays inside its root.
  */
 import { dirname, resolve, sep } from "node:path";
+import type { Ids } from "../ids.ts";
 
 export interface FileStorage {
   /** Stores the stream under `key` (replacing nothing: keys are unique); returns the size. */
@@ -17,7 +18,11 @@ export interface FileStorage {
 
 const KEY_PATTERN = /^[a-z0-9_]+(\/[a-z0-9_-]+)*\.[a-z0-9]{1,5}$/;
 
-export function createLocalFileStorage(root: string): FileStorage {
+/**
+ * Files under `root`. Each write goes to a temporary `<key>.<id>.partial` (the id from `ids`)
+ * renamed into place when complete, so a reader never sees half a file.
+ */
+export function createLocalFileStorage(root: string, ids: Ids): FileStorage {
   const base = resolve(root);
 
   function pathOf(key: string): string {
@@ -31,7 +36,7 @@ export function createLocalFileStorage(root: string): FileStorage {
     async put(key, content) {
       const target = pathOf(key);
       await Deno.mkdir(dirname(target), { recursive: true });
-      const partial = `${target}.${crypto.randomUUID()}.partial`;
+      const partial = `${target}.${ids.uuid()}.partial`;
       let size = 0;
       try {
         const file = await Deno.open(partial, { write: true, createNew: true, mode: 0o600 });

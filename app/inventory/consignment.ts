@@ -1,22 +1,27 @@
 /** Use cases of consignment terms (one record per product; the consignor is an account). */
 import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
 import type { AppDeps } from "../deps.ts";
+import type { Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import { findAccount } from "../accounts/accounts_repo.ts";
 import {
   type ConsignmentRecord,
   deleteConsignment,
   findConsignment,
-  findProduct,
   upsertConsignment,
-} from "./inventory_repo.ts";
+} from "./consignment_repo.ts";
+import { lockProduct } from "./products_repo.ts";
+import { requireProduct } from "./products.ts";
 
-export async function getConsignment(deps: AppDeps, productId: string): Promise<ConsignmentRecord> {
-  if (!(await findProduct(deps.db, productId))) {
-    throw new NotFoundError(`Product "${productId}" does not exist`);
-  }
-  const terms = await findConsignment(deps.db, productId);
-  if (!terms) throw new NotFoundError(`Product "${productId}" has no consignment terms`);
+function noTerms(productId: string): NotFoundError {
+  return new NotFoundError("not_found", `Product "${productId}" has no consignment terms`);
+}
+
+/** The product's terms; 404 for an unknown product or one without terms. */
+export async function requireConsignment(db: Db, productId: string): Promise<ConsignmentRecord> {
+  await requireProduct(db, productId);
+  const terms = await findConsignment(db, productId);
+  if (!terms) throw noTerms(productId);
   return terms;
 }
 
@@ -32,9 +37,7 @@ export async function putConsignment(
   },
 ): Promise<ConsignmentRecord> {
   return await withTransaction(deps.db, async (trx) => {
-    if (!(await findProduct(trx, productId, "share"))) {
-      throw new NotFoundError(`Product "${productId}" does not exist`);
-    }
+    await requireProduct(trx, productId, lockProduct);
     // The consignor must be a live account; there is no FK, so that inventory's migration
     // does not depend on the accounts migration.
     if (!(await findAccount(trx, input.consignorAccountId))) {
@@ -48,10 +51,6 @@ export async function putConsignment(
 }
 
 export async function removeConsignment(deps: AppDeps, productId: string): Promise<void> {
-  if (!(await findProduct(deps.db, productId))) {
-    throw new NotFoundError(`Product "${productId}" does not exist`);
-  }
-  if (!(await deleteConsignment(deps.db, productId))) {
-    throw new NotFoundError(`Product "${productId}" has no consignment terms`);
-  }
+  await requireProduct(deps.db, productId);
+  if (!(await deleteConsignment(deps.db, productId))) throw noTerms(productId);
 }

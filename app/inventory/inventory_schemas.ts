@@ -4,8 +4,9 @@ import {
   address,
   isoDate,
   listQuery,
-  money,
   moneyString,
+  nonNegativeMoney,
+  percent,
   queryBoolean,
   timestamp,
   uuid,
@@ -17,7 +18,6 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 /** Optional free text: an empty string is stored as null. */
 const optionalText = (max: number) =>
   z.string().trim().max(max).transform((v) => (v === "" ? null : v)).nullish();
-const nonNegativeMoney = money.refine((v) => !v.startsWith("-"), "Must not be negative");
 const quantity = z.int().min(0).max(1_000_000_000);
 
 export const productType = z.enum(PRODUCT_TYPES);
@@ -44,7 +44,6 @@ export const productSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export type Product = z.infer<typeof productSchema>;
 
 export const createProductBody = z.strictObject({
   name: text(200),
@@ -80,7 +79,7 @@ export const updateProductBody = z.strictObject({
 });
 export type UpdateProductInput = z.output<typeof updateProductBody>;
 
-export const PRODUCT_SORTS = ["name", "sku", "price", "qtyOnHand", "createdAt"] as const;
+const PRODUCT_SORTS = ["name", "sku", "price", "qtyOnHand", "createdAt"] as const;
 
 export const productListQuery = listQuery({
   sort: PRODUCT_SORTS,
@@ -95,7 +94,6 @@ export const productListQuery = listQuery({
     pos: queryBoolean.optional().describe("true: only sellable products (active, not consumable)"),
   },
 });
-export type ProductListQuery = z.output<typeof productListQuery>;
 
 export const priceHistorySchema = z.object({
   id: uuid,
@@ -157,7 +155,6 @@ export const supplierSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export type Supplier = z.infer<typeof supplierSchema>;
 
 const supplierFields = {
   contactName: optionalText(200),
@@ -170,11 +167,10 @@ const supplierFields = {
 
 export const createSupplierBody = z.strictObject({ name: text(200), ...supplierFields });
 export const updateSupplierBody = z.strictObject({ name: text(200).optional(), ...supplierFields });
-export type SupplierInput = z.output<typeof updateSupplierBody>;
 
 export const supplierListQuery = listQuery({ sort: ["name", "createdAt"], defaultSort: "name" });
 
-export const supplierSummary = z.object({
+const supplierSummary = z.object({
   id: uuid,
   name: z.string(),
   contactName: z.string().nullable(),
@@ -305,16 +301,6 @@ export const stockReceiptListQuery = listQuery({
 });
 
 // ---------------------------------------------------------------- consignment
-
-const percent = z.union([
-  z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, "Expected a percentage with at most two decimals"),
-  z.number().refine((n) => Number.isFinite(n) && Math.round(n * 100) === n * 100, {
-    message: "Expected a percentage with at most two decimals",
-  }),
-]).transform((v) => Number(v).toFixed(2)).refine(
-  (v) => Number(v) >= 0 && Number(v) <= 100,
-  "Must be between 0 and 100",
-).describe('Percentage, e.g. "12.50"');
 
 export const consignmentSchema = z.object({
   productId: uuid,

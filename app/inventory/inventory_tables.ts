@@ -1,13 +1,10 @@
 /** Table types of inventory: catalogue, suppliers, units, lookups, receipts, consignment. */
-import type { ColumnType, Generated, JSONColumnType } from "kysely";
-import type { AddressJson, Timestamp } from "../platform/platform_tables.ts";
+import type { ColumnType, Generated } from "kysely";
+import type { AddressColumn, GeneratedText, Numeric, Timestamp } from "../db/column_types.ts";
+import type { ProductType } from "../../domain/inventory/products.ts";
 
-/** numeric(12,2): a "12.34" string both ways (numbers accepted on write). */
-export type Numeric = ColumnType<string, string | number, string | number>;
-/** A generated column: readable, never written. */
-type GeneratedText = ColumnType<string, never, never>;
-
-export type ProductType = "standard" | "serialized" | "rental" | "repair" | "consumable";
+/** Product types are a domain rule (`PRODUCT_TYPES`); the column holds one of them. */
+export type { ProductType };
 export type TaxCategory = "goods" | "service";
 
 export interface CategoryTable {
@@ -26,7 +23,7 @@ export interface SupplierTable {
   contact_name: string | null;
   email: string | null;
   phone: string | null;
-  address: JSONColumnType<AddressJson | null, AddressJson | null, AddressJson | null> | null;
+  address: AddressColumn;
   account_number: string | null;
   payment_terms: string | null;
   search_text: GeneratedText;

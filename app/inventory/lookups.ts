@@ -16,9 +16,9 @@ import {
   type LookupRecord,
   type LookupTableName,
   seedLookupValues,
-} from "./inventory_repo.ts";
+} from "./lookups_repo.ts";
 
-export const LOOKUP_LABELS: Record<LookupTableName, string> = {
+const LOOKUP_LABELS: Record<LookupTableName, string> = {
   unit_statuses: "unit status",
   item_conditions: "item condition",
 };

@@ -1,43 +1,45 @@
 /** Use cases of products: create, update (with price history), soft delete. */
-import { ConflictError, InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
+import { ConflictError, NotFoundError } from "../../domain/errors.ts";
 import { priceChanged, resolveConsumableFlag } from "../../domain/inventory/products.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/db_errors.ts";
 import { withTransaction } from "../db/transaction.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { Actor } from "../actor.ts";
 import {
-  findCategory,
   findProduct,
   insertPriceHistory,
   insertProduct,
+  lockProduct,
   type ProductRecord,
   type ProductValues,
   softDeleteProduct,
   updateProduct,
-} from "./inventory_repo.ts";
+} from "./products_repo.ts";
+import { assertCategoryExists } from "./categories.ts";
 import type { CreateProductInput, UpdateProductInput } from "./inventory_schemas.ts";
-
-/** The category must exist; a share lock keeps it from being deleted before we commit. */
-async function assertCategoryUsable(trx: Db, categoryId: string | null): Promise<void> {
-  if (categoryId && !(await findCategory(trx, categoryId, "share"))) {
-    throw new InvalidReferenceError("categoryId", `Category "${categoryId}" does not exist`);
-  }
-}
 
 function duplicateSku(sku: string): ConflictError {
   return new ConflictError("duplicate", `A product with SKU "${sku}" already exists`);
 }
 
-export async function getProduct(db: Db, id: string): Promise<ProductRecord> {
-  const product = await findProduct(db, id);
-  if (!product) throw new NotFoundError(`Product "${id}" does not exist`);
+/**
+ * The live product or 404 (sub-resource routes check their product with this). Pass
+ * `lockProduct` as `read` (inside a transaction) to hold its row lock until commit.
+ */
+export async function requireProduct<D extends Db>(
+  db: D,
+  id: string,
+  read: (db: D, id: string) => Promise<ProductRecord | undefined> = findProduct,
+): Promise<ProductRecord> {
+  const product = await read(db, id);
+  if (!product) throw new NotFoundError("not_found", `Product "${id}" does not exist`);
   return product;
 }
 
 export async function createProduct(
   deps: AppDeps,
-  actor: Actor | undefined,
+  actor: Actor,
   input: CreateProductInput,
 ): Promise<ProductRecord> {
   const values: ProductValues = {
@@ -58,14 +60,14 @@ export async function createProduct(
   const now = deps.clock.now();
   try {
     return await withTransaction(deps.db, async (trx) => {
-      await assertCategoryUsable(trx, values.categoryId);
+      if (values.categoryId) await assertCategoryExists(trx, values.categoryId, "categoryId");
       const product = await insertProduct(trx, deps.ids.uuid(), values, now);
       await insertPriceHistory(trx, {
         id: deps.ids.uuid(),
         productId: product.id,
         price: product.price,
         previousPrice: null,
-        changedBy: actor?.userId ?? null,
+        changedBy: actor.userId,
         now,
       });
       return product;
@@ -78,15 +80,14 @@ export async function createProduct(
 
 export async function changeProduct(
   deps: AppDeps,
-  actor: Actor | undefined,
+  actor: Actor,
   id: string,
   input: UpdateProductInput,
 ): Promise<ProductRecord> {
   const now = deps.clock.now();
   try {
     return await withTransaction(deps.db, async (trx) => {
-      const current = await findProduct(trx, id, "update");
-      if (!current) throw new NotFoundError(`Product "${id}" does not exist`);
+      const current = await requireProduct(trx, id, lockProduct);
       const type = input.type ?? current.type;
       const values: ProductValues = {
         name: input.name ?? current.name,
@@ -104,7 +105,7 @@ export async function changeProduct(
         taxCategory: input.taxCategory ?? current.taxCategory,
       };
       if (input.categoryId && input.categoryId !== current.categoryId) {
-        await assertCategoryUsable(trx, input.categoryId);
+        await assertCategoryExists(trx, input.categoryId, "categoryId");
       }
       const updated = await updateProduct(trx, id, values, now);
       if (priceChanged(current.price, updated.price)) {
@@ -113,7 +114,7 @@ export async function changeProduct(
           productId: id,
           price: updated.price,
           previousPrice: current.price,
-          changedBy: actor?.userId ?? null,
+          changedBy: actor.userId,
           now,
         });
       }
@@ -128,5 +129,5 @@ export async function changeProduct(
 /** Soft delete: the row stays (sales and receipts keep pointing at it); the SKU is freed. */
 export async function removeProduct(deps: AppDeps, id: string): Promise<void> {
   const deleted = await softDeleteProduct(deps.db, id, deps.clock.now());
-  if (!deleted) throw new NotFoundError(`Product "${id}" does not exist`);
+  if (!deleted) throw new NotFoundError("not_found", `Product "${id}" does not exist`);
 }

@@ -1,17 +1,25 @@
-/** Use case of stock receipts: record the delivery and increment the stock atomically. */
+/** Use cases of stock receipts: record the delivery and increment the stock atomically. */
 import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
 import { receiptIncrementsStock } from "../../domain/inventory/products.ts";
 import type { AppDeps } from "../deps.ts";
+import type { Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { Actor } from "../actor.ts";
+import { lockProduct } from "./products_repo.ts";
 import {
-  findProduct,
   findStockReceipt,
-  findSupplier,
   insertStockReceipt,
   type StockReceiptRecord,
-} from "./inventory_repo.ts";
+} from "./stock_receipts_repo.ts";
 import { adjustStock } from "./stock.ts";
+import { assertSupplierExists } from "./suppliers.ts";
+
+/** The receipt or 404. */
+export async function requireStockReceipt(db: Db, id: string): Promise<StockReceiptRecord> {
+  const receipt = await findStockReceipt(db, id);
+  if (!receipt) throw new NotFoundError("not_found", `Stock receipt "${id}" does not exist`);
+  return receipt;
+}
 
 /**
  * One transaction: the receipt row and, for non-serialized products, `qty_on_hand =
@@ -20,7 +28,7 @@ import { adjustStock } from "./stock.ts";
  */
 export async function receiveStock(
   deps: AppDeps,
-  actor: Actor | undefined,
+  actor: Actor,
   input: {
     productId: string;
     supplierId: string;
@@ -32,19 +40,14 @@ export async function receiveStock(
 ): Promise<StockReceiptRecord> {
   const now = deps.clock.now();
   const id = deps.ids.uuid();
-  const receipt = await withTransaction(deps.db, async (trx) => {
-    // FOR NO KEY UPDATE from the start: a share lock upgraded by the increment would
+  return await withTransaction(deps.db, async (trx) => {
+    // The product's one lock from the start: a weaker lock upgraded by the increment would
     // deadlock parallel receipts of the same product.
-    const product = await findProduct(trx, input.productId, "update");
+    const product = await lockProduct(trx, input.productId);
     if (!product) {
       throw new InvalidReferenceError("productId", `Product "${input.productId}" does not exist`);
     }
-    if (!(await findSupplier(trx, input.supplierId, "share"))) {
-      throw new InvalidReferenceError(
-        "supplierId",
-        `Supplier "${input.supplierId}" does not exist`,
-      );
-    }
+    await assertSupplierExists(trx, input.supplierId);
     const increments = receiptIncrementsStock(product.type);
     await insertStockReceipt(trx, {
       id,
@@ -55,12 +58,10 @@ export async function receiveStock(
       invoiceNumber: input.invoiceNumber ?? null,
       stockIncremented: increments,
       receivedAt: input.receivedAt ? new Date(input.receivedAt) : now,
-      createdBy: actor?.userId ?? null,
+      createdBy: actor.userId,
       now,
     });
     if (increments) await adjustStock(trx, input.productId, input.quantity, now);
-    return await findStockReceipt(trx, id);
+    return await requireStockReceipt(trx, id);
   });
-  if (!receipt) throw new NotFoundError(`Stock receipt "${id}" does not exist`);
-  return receipt;
 }

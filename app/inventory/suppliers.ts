@@ -1,29 +1,42 @@
-/** Use cases of suppliers and product–supplier links (one preferred supplier per product). */
-import { ConflictError, InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
+/** Use cases of suppliers (soft delete; their product links go with them). */
+import type { Transaction } from "kysely";
+import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
 import type { AppDeps } from "../deps.ts";
-import { isUniqueViolation } from "../db/db_errors.ts";
+import type { Database, Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import {
-  deleteLinksOfSupplier,
-  deleteProductSupplier,
-  findProduct,
-  findProductSupplier,
   findSupplier,
-  insertProductSupplier,
   insertSupplier,
-  type ProductSupplierRecord,
+  lockSupplier,
   softDeleteSupplier,
   type SupplierRecord,
   type SupplierValues,
-  unsetPreferredSupplier,
-  updateProductSupplier,
   updateSupplier,
-} from "./inventory_repo.ts";
+} from "./suppliers_repo.ts";
+import { deleteLinksOfSupplier } from "./product_suppliers_repo.ts";
 
-export async function getSupplier(deps: AppDeps, id: string): Promise<SupplierRecord> {
-  const supplier = await findSupplier(deps.db, id);
-  if (!supplier) throw new NotFoundError(`Supplier "${id}" does not exist`);
+function supplierNotFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Supplier "${id}" does not exist`);
+}
+
+/** The live supplier or 404. */
+export async function requireSupplier(db: Db, id: string): Promise<SupplierRecord> {
+  const supplier = await findSupplier(db, id);
+  if (!supplier) throw supplierNotFound(id);
   return supplier;
+}
+
+/**
+ * The supplier a receipt or product link names must exist, else 400 invalid_reference; its
+ * lock keeps it from being deleted before we commit.
+ */
+export async function assertSupplierExists(
+  trx: Transaction<Database>,
+  supplierId: string,
+): Promise<void> {
+  if (!(await lockSupplier(trx, supplierId))) {
+    throw new InvalidReferenceError("supplierId", `Supplier "${supplierId}" does not exist`);
+  }
 }
 
 export function createSupplier(
@@ -39,7 +52,7 @@ export async function changeSupplier(
   input: SupplierValues,
 ): Promise<SupplierRecord> {
   const supplier = await updateSupplier(deps.db, id, input, deps.clock.now());
-  if (!supplier) throw new NotFoundError(`Supplier "${id}" does not exist`);
+  if (!supplier) throw supplierNotFound(id);
   return supplier;
 }
 
@@ -49,91 +62,7 @@ export async function changeSupplier(
  */
 export async function removeSupplier(deps: AppDeps, id: string): Promise<void> {
   await withTransaction(deps.db, async (trx) => {
-    if (!(await softDeleteSupplier(trx, id, deps.clock.now()))) {
-      throw new NotFoundError(`Supplier "${id}" does not exist`);
-    }
+    if (!(await softDeleteSupplier(trx, id, deps.clock.now()))) throw supplierNotFound(id);
     await deleteLinksOfSupplier(trx, id);
   });
-}
-
-// ---------------------------------------------------------------- links
-
-export async function getProductSupplier(
-  deps: AppDeps,
-  id: string,
-): Promise<ProductSupplierRecord> {
-  const link = await findProductSupplier(deps.db, id);
-  if (!link) throw new NotFoundError(`Product-supplier link "${id}" does not exist`);
-  return link;
-}
-
-/**
- * Links a supplier to a product. The product row is locked (FOR NO KEY UPDATE) so that
- * concurrent "preferred" changes of one product run one after the other: each unsets the
- * previous preferred link, then sets its own; the partial unique index
- * `product_suppliers_one_preferred` backs the rule.
- */
-export async function linkSupplier(
-  deps: AppDeps,
-  productId: string,
-  input: {
-    supplierId: string;
-    supplierSku?: string | null;
-    cost?: string | null;
-    isPreferred: boolean;
-  },
-): Promise<ProductSupplierRecord> {
-  const now = deps.clock.now();
-  const id = deps.ids.uuid();
-  try {
-    await withTransaction(deps.db, async (trx) => {
-      const product = await findProduct(trx, productId, input.isPreferred ? "update" : "share");
-      if (!product) throw new NotFoundError(`Product "${productId}" does not exist`);
-      if (!(await findSupplier(trx, input.supplierId, "share"))) {
-        throw new InvalidReferenceError(
-          "supplierId",
-          `Supplier "${input.supplierId}" does not exist`,
-        );
-      }
-      if (input.isPreferred) await unsetPreferredSupplier(trx, productId, now);
-      await insertProductSupplier(trx, {
-        id,
-        productId,
-        supplierId: input.supplierId,
-        supplierSku: input.supplierSku ?? null,
-        cost: input.cost ?? null,
-        isPreferred: input.isPreferred,
-        now,
-      });
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, "product_suppliers_pair_key")) {
-      throw new ConflictError("duplicate", "This supplier is already linked to the product");
-    }
-    throw error;
-  }
-  return getProductSupplier(deps, id);
-}
-
-export async function changeProductSupplier(
-  deps: AppDeps,
-  id: string,
-  input: { supplierSku?: string | null; cost?: string | null; isPreferred?: boolean },
-): Promise<ProductSupplierRecord> {
-  const now = deps.clock.now();
-  await withTransaction(deps.db, async (trx) => {
-    const link = await findProductSupplier(trx, id);
-    if (!link) throw new NotFoundError(`Product-supplier link "${id}" does not exist`);
-    // Same lock as linkSupplier: preferred changes of one product are serialized.
-    await findProduct(trx, link.productId, "update");
-    if (input.isPreferred) await unsetPreferredSupplier(trx, link.productId, now, id);
-    await updateProductSupplier(trx, id, input, now);
-  });
-  return getProductSupplier(deps, id);
-}
-
-export async function unlinkSupplier(deps: AppDeps, id: string): Promise<void> {
-  if (!(await deleteProductSupplier(deps.db, id))) {
-    throw new NotFoundError(`Product-supplier link "${id}" does not exist`);
-  }
 }

@@ -1,40 +1,44 @@
 /** Use cases of units (serialized and rental products), validated against the lookups. */
+import type { Transaction } from "kysely";
 import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
 import { assertCarriesUnits } from "../../domain/inventory/products.ts";
 import type { AppDeps } from "../deps.ts";
-import type { Db } from "../db/database.ts";
+import type { Database, Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
-import {
-  findProduct,
-  findUnit,
-  insertUnit,
-  lookupValueExists,
-  softDeleteUnit,
-  type UnitRecord,
-  updateUnit,
-} from "./inventory_repo.ts";
+import { lockLookupValue } from "./lookups_repo.ts";
+import { lockProduct } from "./products_repo.ts";
+import { requireProduct } from "./products.ts";
+import { findUnit, insertUnit, softDeleteUnit, type UnitRecord, updateUnit } from "./units_repo.ts";
 
-/** Unknown status/condition → 400 invalid_reference (the foreign keys back this up). */
+function unitNotFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Unit "${id}" does not exist`);
+}
+
+/**
+ * Unknown status/condition → 400 invalid_reference (the foreign keys back this up); the
+ * values stay locked until commit, so they cannot be deleted under the unit.
+ */
 export async function assertUnitLookups(
-  trx: Db,
+  trx: Transaction<Database>,
   values: { status?: string; condition?: string },
 ): Promise<void> {
   if (
-    values.status !== undefined && !(await lookupValueExists(trx, "unit_statuses", values.status))
+    values.status !== undefined && !(await lockLookupValue(trx, "unit_statuses", values.status))
   ) {
     throw new InvalidReferenceError("status", `Unknown unit status "${values.status}"`);
   }
   if (
     values.condition !== undefined &&
-    !(await lookupValueExists(trx, "item_conditions", values.condition))
+    !(await lockLookupValue(trx, "item_conditions", values.condition))
   ) {
     throw new InvalidReferenceError("condition", `Unknown item condition "${values.condition}"`);
   }
 }
 
-export async function getUnit(deps: AppDeps, id: string): Promise<UnitRecord> {
-  const unit = await findUnit(deps.db, id);
-  if (!unit) throw new NotFoundError(`Unit "${id}" does not exist`);
+/** The live unit or 404. */
+export async function requireUnit(db: Db, id: string): Promise<UnitRecord> {
+  const unit = await findUnit(db, id);
+  if (!unit) throw unitNotFound(id);
   return unit;
 }
 
@@ -45,8 +49,7 @@ export async function createUnit(
   input: { serialNumber?: string | null; status: string; condition: string; notes?: string | null },
 ): Promise<UnitRecord> {
   return await withTransaction(deps.db, async (trx) => {
-    const product = await findProduct(trx, productId, "share");
-    if (!product) throw new NotFoundError(`Product "${productId}" does not exist`);
+    const product = await requireProduct(trx, productId, lockProduct);
     assertCarriesUnits(productId, product.type);
     await assertUnitLookups(trx, input);
     return insertUnit(trx, {
@@ -74,13 +77,11 @@ export async function changeUnit(
   return await withTransaction(deps.db, async (trx) => {
     await assertUnitLookups(trx, input);
     const unit = await updateUnit(trx, id, input, deps.clock.now());
-    if (!unit) throw new NotFoundError(`Unit "${id}" does not exist`);
+    if (!unit) throw unitNotFound(id);
     return unit;
   });
 }
 
 export async function removeUnit(deps: AppDeps, id: string): Promise<void> {
-  if (!(await softDeleteUnit(deps.db, id, deps.clock.now()))) {
-    throw new NotFoundError(`Unit "${id}" does not exist`);
-  }
+  if (!(await softDeleteUnit(deps.db, id, deps.clock.now()))) throw unitNotFound(id);
 }

@@ -1,39 +1,49 @@
 /**
  * Use cases of enrollments. Capacity and double booking are decided under row locks: the
- * member row (serializes one member's enrollments: double booking) and the slot row
- * (serializes one slot's seats: capacity), always in that order.
+ * member row (accounts' `lockMember`: serializes one member's enrollments, double booking)
+ * and the slot row (`lockSlot`: serializes one slot's seats, capacity), always in that order.
  */
-import {
-  ConflictError,
-  InvalidReferenceError,
-  NotFoundError,
-  ValidationError,
-} from "../../domain/errors.ts";
-import { assertCanEnroll } from "../../domain/enrollments/capacity.ts";
+import type { Transaction } from "kysely";
+import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
+import { assertCanEnroll, placementCheckNeeded } from "../../domain/enrollments/capacity.ts";
 import {
   assertEnrollmentTransition,
   type EnrollmentStatus,
-  holdsSeat,
 } from "../../domain/enrollments/status_machine.ts";
+import {
+  assertEnrollmentDates,
+  type BillingInterval,
+  defaultEnrollmentRate,
+} from "../../domain/enrollments/terms.ts";
+import { lockMember } from "../accounts/members_repo.ts";
 import type { AppDeps } from "../deps.ts";
-import type { Db } from "../db/database.ts";
+import type { Database, Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import {
   countSeatsHeld,
   deleteEnrollment,
-  deleteScheduledSessionsAfter,
   type EnrollmentChanges,
   findEnrollment,
-  findLessonType,
-  findSlotCore,
   insertEnrollment,
   listHeldEnrollmentsOfMember,
   lockEnrollment,
-  lockMember,
   updateEnrollment,
-} from "./lessons_repo.ts";
-import type { BillingInterval, Enrollment } from "./lesson_schemas.ts";
-import { storeToday } from "./lesson_types.ts";
+} from "./enrollments_repo.ts";
+import { findLessonType } from "./lesson_types_repo.ts";
+import type { Enrollment } from "./lesson_schemas.ts";
+import { deleteScheduledSessionsAfter } from "./sessions_repo.ts";
+import { findSlotCore, lockSlot } from "./slots_repo.ts";
+import { storeToday } from "../platform/store.ts";
+
+function notFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Enrollment "${id}" does not exist`);
+}
+
+export async function requireEnrollment(db: Db, id: string): Promise<Enrollment> {
+  const enrollment = await findEnrollment(db, id);
+  if (!enrollment) throw notFound(id);
+  return enrollment;
+}
 
 export interface EnrollInput {
   memberId: string;
@@ -47,18 +57,15 @@ export interface EnrollInput {
 
 /** Locks the slot and checks capacity and double booking for the placement. */
 async function checkPlacement(
-  trx: Db,
+  trx: Transaction<Database>,
   memberId: string,
   slotId: string,
   startDate: string,
   endDate: string | null,
   excludeId?: string,
 ) {
-  const slot = await findSlotCore(trx, slotId, true);
+  const slot = await lockSlot(trx, slotId);
   if (!slot) throw new InvalidReferenceError("slotId", `Schedule slot "${slotId}" does not exist`);
-  if (!slot.isActive) {
-    throw new ConflictError("slot_inactive", `Schedule slot "${slotId}" is not active`);
-  }
   assertCanEnroll({
     memberId,
     placement: {
@@ -69,6 +76,7 @@ async function checkPlacement(
       startDate,
       endDate,
     },
+    slotIsActive: slot.isActive,
     maxStudents: slot.maxStudents,
     seatsHeld: await countSeatsHeld(trx, slotId, startDate, endDate, excludeId),
     memberEnrollments: await listHeldEnrollmentsOfMember(trx, memberId, excludeId),
@@ -82,11 +90,15 @@ export async function enrollMember(deps: AppDeps, input: EnrollInput): Promise<E
       throw new InvalidReferenceError("memberId", `Member "${input.memberId}" does not exist`);
     }
     const endDate = input.endDate ?? null;
+    assertEnrollmentDates(input.startDate, endDate);
     const slot = await checkPlacement(trx, input.memberId, input.slotId, input.startDate, endDate);
     let rate = input.rate;
     if (rate === undefined) {
-      rate = slot.ratePresets[input.billingInterval] ??
-        (await findLessonType(trx, slot.lessonTypeId))?.ratePresets[input.billingInterval] ?? null;
+      const slotRate = slot.ratePresets[input.billingInterval];
+      const typeRates = slotRate === null
+        ? (await findLessonType(trx, slot.lessonTypeId))?.ratePresets
+        : undefined;
+      rate = defaultEnrollmentRate(input.billingInterval, slot.ratePresets, typeRates);
     }
     const id = deps.ids.uuid();
     await insertEnrollment(trx, {
@@ -104,37 +116,25 @@ export async function enrollMember(deps: AppDeps, input: EnrollInput): Promise<E
   });
 }
 
+/** Moving to another slot or dates re-checks capacity and double booking. */
 export async function changeEnrollment(
   deps: AppDeps,
   id: string,
   changes: Omit<EnrollmentChanges, "status">,
 ): Promise<Enrollment> {
   return await withTransaction(deps.db, async (trx) => {
-    const before = await findEnrollment(trx, id);
-    if (!before) throw new NotFoundError(`Enrollment "${id}" does not exist`);
+    const before = await requireEnrollment(trx, id);
     await lockMember(trx, before.memberId);
-    const current = await findEnrollment(trx, id);
-    if (!current) throw new NotFoundError(`Enrollment "${id}" does not exist`);
+    const current = await requireEnrollment(trx, id);
     await lockEnrollment(trx, id);
-    const startDate = changes.startDate ?? current.startDate;
-    const endDate = changes.endDate !== undefined ? changes.endDate : current.endDate;
-    if (endDate !== null && endDate < startDate) {
-      throw new ValidationError([{
-        path: "endDate",
-        message: "endDate must not be before startDate",
-      }]);
-    }
-    const placementChanged = (changes.slotId !== undefined && changes.slotId !== current.slotId) ||
-      startDate !== current.startDate || endDate !== current.endDate;
-    if (placementChanged && holdsSeat(current.status)) {
-      await checkPlacement(
-        trx,
-        current.memberId,
-        changes.slotId ?? current.slotId,
-        startDate,
-        endDate,
-        id,
-      );
+    const next = {
+      slotId: changes.slotId ?? current.slotId,
+      startDate: changes.startDate ?? current.startDate,
+      endDate: changes.endDate !== undefined ? changes.endDate : current.endDate,
+    };
+    assertEnrollmentDates(next.startDate, next.endDate);
+    if (placementCheckNeeded(current, next)) {
+      await checkPlacement(trx, current.memberId, next.slotId, next.startDate, next.endDate, id);
     } else if (changes.slotId !== undefined && !(await findSlotCore(trx, changes.slotId))) {
       throw new InvalidReferenceError("slotId", `Schedule slot "${changes.slotId}" does not exist`);
     }
@@ -154,8 +154,8 @@ export async function setEnrollmentStatus(
 ): Promise<Enrollment> {
   return await withTransaction(deps.db, async (trx) => {
     const row = await lockEnrollment(trx, id);
-    if (!row) throw new NotFoundError(`Enrollment "${id}" does not exist`);
-    assertEnrollmentTransition(row.status as EnrollmentStatus, status);
+    if (!row) throw notFound(id);
+    assertEnrollmentTransition(row.status, status);
     await updateEnrollment(trx, id, { status }, deps.clock.now());
     if (status !== "active") {
       await deleteScheduledSessionsAfter(trx, id, await storeToday(deps, trx));
@@ -164,8 +164,7 @@ export async function setEnrollmentStatus(
   });
 }
 
+/** Deletes the enrollment with its sessions and plans. */
 export async function removeEnrollment(deps: AppDeps, id: string): Promise<void> {
-  if (!(await deleteEnrollment(deps.db, id))) {
-    throw new NotFoundError(`Enrollment "${id}" does not exist`);
-  }
+  if (!(await deleteEnrollment(deps.db, id))) throw notFound(id);
 }

@@ -4,26 +4,21 @@
  * serialized by a transaction-scoped advisory lock, so concurrent runs all succeed and the
  * later ones find the sessions existing.
  */
-import { InvalidReferenceError, ValidationError } from "../../domain/errors.ts";
-import { addDays, daysBetween } from "../../domain/lessons/calendar.ts";
+import { InvalidReferenceError } from "../../domain/errors.ts";
+import { generationWindow } from "../../domain/lessons/generation_window.ts";
 import { planSessions } from "../../domain/lessons/session_generation.ts";
 import type { AppDeps } from "../deps.ts";
 import { withTransaction } from "../db/transaction.ts";
 import { getRuntimeConfig } from "../platform/settings.ts";
-import {
-  findSlotCore,
-  insertPlannedSessions,
-  listBlockedDatesBetween,
-  listClosuresBetween,
-  listEnrollmentsForGeneration,
-  listSlotsForGeneration,
-  lockSessionGeneration,
-} from "./lessons_repo.ts";
+import { listBlockedDatesBetween } from "./blocked_dates_repo.ts";
+import { listEnrollmentsForGeneration } from "./enrollments_repo.ts";
 import type { GenerateSessionsResult } from "./lesson_schemas.ts";
-import { storeToday } from "./lesson_types.ts";
+import { insertPlannedSessions, lockSessionGeneration } from "./sessions_repo.ts";
+import { findSlotCore, listSlotsForGeneration } from "./slots_repo.ts";
+import { listClosuresBetween } from "./store_closures_repo.ts";
+import { storeToday } from "../platform/store.ts";
 
-export const MAX_WINDOW_DAYS = 366;
-export const INSERT_CHUNK_SIZE = 1000;
+const INSERT_CHUNK_SIZE = 1000;
 
 export interface GenerateInput {
   from?: string;
@@ -38,27 +33,16 @@ export interface GenerateProgress {
 }
 
 /** The inclusive window: explicit dates, else today .. today + lessonSessionWindowDays. */
-export async function resolveWindow(
+async function resolveWindow(
   deps: AppDeps,
   input: GenerateInput,
 ): Promise<{ from: string; to: string }> {
-  let from = input.from;
-  let to = input.to;
-  if (from === undefined || to === undefined) {
-    const { lessonSessionWindowDays } = await getRuntimeConfig(deps.db);
-    from ??= await storeToday(deps);
-    to ??= addDays(from, lessonSessionWindowDays);
-  }
-  if (to < from) {
-    throw new ValidationError([{ path: "to", message: "to must not be before from" }]);
-  }
-  if (daysBetween(from, to) > MAX_WINDOW_DAYS) {
-    throw new ValidationError([{
-      path: "to",
-      message: `The window may span at most ${MAX_WINDOW_DAYS} days`,
-    }]);
-  }
-  return { from, to };
+  if (input.from !== undefined && input.to !== undefined) return generationWindow(input);
+  const { lessonSessionWindowDays } = await getRuntimeConfig(deps.db);
+  return generationWindow(input, {
+    today: await storeToday(deps),
+    windowDays: lessonSessionWindowDays,
+  });
 }
 
 export async function generateSessions(

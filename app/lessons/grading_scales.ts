@@ -1,9 +1,13 @@
 /**
- * Use cases of grading scales: nested levels, and exactly one default scale (the first
- * scale becomes it; making another the default unsets the previous). Changes of the
- * default are serialized by an advisory lock; a partial unique index backs the rule.
+ * Use cases of grading scales: nested levels, and exactly one default scale (the rule in
+ * domain/lessons/grading_scale_default.ts). Changes of the default are serialized by an
+ * advisory lock; a partial unique index backs the rule.
  */
-import { ConflictError, NotFoundError } from "../../domain/errors.ts";
+import { NotFoundError } from "../../domain/errors.ts";
+import {
+  assertKeepsDefault,
+  isDefaultOnCreate,
+} from "../../domain/lessons/grading_scale_default.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
@@ -11,20 +15,31 @@ import {
   clearDefaultScale,
   deleteGradingScale,
   deleteLevels,
-  findDefaultScaleId,
   findGradingScale,
-  findScaleRow,
+  hasDefaultScale,
   insertGradingScale,
   insertLevels,
-  listLevelRows,
+  type LevelValues,
+  listLevelIds,
   lockDefaultScale,
+  lockGradingScale,
   promoteOldestScale,
   updateGradingScale,
   updateLevel,
-} from "./lessons_repo.ts";
+} from "./grading_scales_repo.ts";
 import type { GradingScale, LevelInput } from "./lesson_schemas.ts";
 
-function levelValues(level: LevelInput, index: number) {
+function notFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Grading scale "${id}" does not exist`);
+}
+
+export async function requireGradingScale(db: Db, id: string): Promise<GradingScale> {
+  const scale = await findGradingScale(db, id);
+  if (!scale) throw notFound(id);
+  return scale;
+}
+
+function levelValues(level: LevelInput, index: number): LevelValues {
   return {
     label: level.label,
     numericScore: level.numericScore ?? null,
@@ -35,12 +50,12 @@ function levelValues(level: LevelInput, index: number) {
 
 /** Replaces a scale's levels; a level whose value is kept keeps its id (and its grades). */
 async function replaceLevels(deps: AppDeps, trx: Db, scaleId: string, levels: LevelInput[]) {
-  const existing = new Map((await listLevelRows(trx, scaleId)).map((row) => [row.value, row]));
+  const existing = new Map((await listLevelIds(trx, scaleId)).map((row) => [row.value, row.id]));
   const inserts = [];
   for (const [index, level] of levels.entries()) {
-    const current = existing.get(level.value);
-    if (current) {
-      await updateLevel(trx, current.id, levelValues(level, index));
+    const currentId = existing.get(level.value);
+    if (currentId) {
+      await updateLevel(trx, currentId, levelValues(level, index));
       existing.delete(level.value);
     } else {
       inserts.push({
@@ -51,7 +66,7 @@ async function replaceLevels(deps: AppDeps, trx: Db, scaleId: string, levels: Le
       });
     }
   }
-  await deleteLevels(trx, [...existing.values()].map((row) => row.id));
+  await deleteLevels(trx, [...existing.values()]);
   await insertLevels(trx, inserts);
 }
 
@@ -62,8 +77,8 @@ export async function createGradingScale(
   return await withTransaction(deps.db, async (trx) => {
     await lockDefaultScale(trx);
     const now = deps.clock.now();
-    const hasDefault = (await findDefaultScaleId(trx)) !== undefined;
-    const isDefault = input.isDefault === true || !hasDefault;
+    const hasDefault = await hasDefaultScale(trx);
+    const isDefault = isDefaultOnCreate(input.isDefault, hasDefault);
     if (isDefault && hasDefault) await clearDefaultScale(trx, now);
     const id = deps.ids.uuid();
     await insertGradingScale(trx, {
@@ -93,16 +108,11 @@ export async function changeGradingScale(
 ): Promise<GradingScale> {
   return await withTransaction(deps.db, async (trx) => {
     await lockDefaultScale(trx);
-    const row = await findScaleRow(trx, id, true);
-    if (!row) throw new NotFoundError(`Grading scale "${id}" does not exist`);
+    const scale = await lockGradingScale(trx, id);
+    if (!scale) throw notFound(id);
     const now = deps.clock.now();
-    if (input.isDefault === false && row.is_default) {
-      throw new ConflictError(
-        "default_required",
-        "One scale must stay the default: make another scale the default instead",
-      );
-    }
-    if (input.isDefault === true && !row.is_default) await clearDefaultScale(trx, now);
+    assertKeepsDefault(input.isDefault, scale.isDefault);
+    if (input.isDefault === true && !scale.isDefault) await clearDefaultScale(trx, now);
     await updateGradingScale(trx, id, {
       name: input.name,
       description: input.description,
@@ -113,18 +123,13 @@ export async function changeGradingScale(
   });
 }
 
+/** Deleting the default makes the oldest remaining scale the default. */
 export async function removeGradingScale(deps: AppDeps, id: string): Promise<void> {
   await withTransaction(deps.db, async (trx) => {
     await lockDefaultScale(trx);
-    const row = await findScaleRow(trx, id, true);
-    if (!row) throw new NotFoundError(`Grading scale "${id}" does not exist`);
+    const scale = await lockGradingScale(trx, id);
+    if (!scale) throw notFound(id);
     await deleteGradingScale(trx, id);
-    if (row.is_default) await promoteOldestScale(trx, deps.clock.now());
+    if (scale.isDefault) await promoteOldestScale(trx, deps.clock.now());
   });
-}
-
-export async function requireGradingScale(db: Db, id: string): Promise<GradingScale> {
-  const scale = await findGradingScale(db, id);
-  if (!scale) throw new NotFoundError(`Grading scale "${id}" does not exist`);
-  return scale;
 }

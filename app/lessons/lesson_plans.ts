@@ -1,43 +1,45 @@
 /** Use cases of lesson plans: nested creation, one active plan per enrollment, progress. */
-import {
-  ConflictError,
-  ForbiddenError,
-  InvalidReferenceError,
-  NotFoundError,
-} from "../../domain/errors.ts";
+import { ConflictError, InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
 import {
   itemDatesAfter,
   type ItemStatus,
   type PlanStatus,
   progressPercent,
 } from "../../domain/lessons/plan_progress.ts";
-import type { Actor } from "../auth/actor.ts";
+import { assertMayRecordProgress } from "../../domain/lessons/teaching.ts";
+import type { Actor } from "../actor.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/db_errors.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { ListParams } from "../schemas.ts";
+import { findEnrollmentInstructorId, lockEnrollment } from "./enrollments_repo.ts";
+import { hasGradeLevel } from "./grading_scales_repo.ts";
+import { teachingInstructorIds } from "./instructors.ts";
+import { plansJson } from "./lesson_plans_json.ts";
 import {
   deletePlan,
-  findPlanItem,
-  findPlanRow,
-  gradeLevelExists,
+  findPlanRecord,
   insertPlan,
   insertPlanItems,
   insertPlanSections,
   listPlanContents,
-  listPlanRows,
-  lockEnrollment,
-  planItemStatuses,
-  type PlanRow,
-  slotIsTaughtByUser,
+  listPlanItemStatuses,
+  listPlanRecords,
+  lockPlan,
+  lockPlanItem,
+  type PlanRecord,
   updatePlan,
   updatePlanItem,
-} from "./lessons_repo.ts";
+} from "./lesson_plans_repo.ts";
 import type { Plan, PlanItem } from "./lesson_schemas.ts";
-import { storeToday } from "./lesson_types.ts";
+import { storeToday } from "../platform/store.ts";
 
 const ACTIVE_PLAN_INDEX = "lesson_plans_one_active_key";
+
+function notFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Lesson plan "${id}" does not exist`);
+}
 
 function planAlreadyActive(enrollmentId: string): ConflictError {
   return new ConflictError(
@@ -47,43 +49,22 @@ function planAlreadyActive(enrollmentId: string): ConflictError {
 }
 
 /** Plans with their sections and items, loaded in two queries whatever the count. */
-async function assemblePlans(db: Db, rows: readonly PlanRow[]): Promise<Plan[]> {
-  const { sections, items } = await listPlanContents(db, rows.map((r) => r.id));
-  const itemsBySection = new Map<string, PlanItem[]>();
-  const itemsByPlan = new Map<string, PlanItem[]>();
-  for (const { planId, item } of items) {
-    itemsBySection.set(item.sectionId, [...(itemsBySection.get(item.sectionId) ?? []), item]);
-    itemsByPlan.set(planId, [...(itemsByPlan.get(planId) ?? []), item]);
-  }
-  return rows.map((row) => ({
-    id: row.id,
-    enrollmentId: row.enrollment_id,
-    title: row.title,
-    status: row.status as PlanStatus,
-    progressPercent: progressPercent(itemsByPlan.get(row.id) ?? []),
-    sections: sections.filter((s) => s.plan_id === row.id).map((s) => ({
-      id: s.id,
-      title: s.title,
-      sortOrder: s.sort_order,
-      items: itemsBySection.get(s.id) ?? [],
-    })),
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  }));
+async function withContents(db: Db, plans: readonly PlanRecord[]): Promise<Plan[]> {
+  return plansJson(plans, await listPlanContents(db, plans.map((p) => p.id)));
 }
 
-export async function getPlan(db: Db, id: string): Promise<Plan> {
-  const row = await findPlanRow(db, id);
-  if (!row) throw new NotFoundError(`Lesson plan "${id}" does not exist`);
-  return (await assemblePlans(db, [row]))[0]!;
+export async function requirePlan(db: Db, id: string): Promise<Plan> {
+  const plan = await findPlanRecord(db, id);
+  if (!plan) throw notFound(id);
+  return (await withContents(db, [plan]))[0]!;
 }
 
 export async function listPlans(
   db: Db,
   params: ListParams & { enrollmentId?: string; status?: PlanStatus },
 ) {
-  const page = await listPlanRows(db, params);
-  return { ...page, data: await assemblePlans(db, page.data) };
+  const page = await listPlanRecords(db, params);
+  return { ...page, data: await withContents(db, page.data) };
 }
 
 export interface CreatePlanInput {
@@ -104,7 +85,7 @@ export async function createPlan(
 ): Promise<Plan> {
   return await withTransaction(deps.db, async (trx) => {
     if (!(await lockEnrollment(trx, enrollmentId))) {
-      throw new NotFoundError(`Enrollment "${enrollmentId}" does not exist`);
+      throw new NotFoundError("not_found", `Enrollment "${enrollmentId}" does not exist`);
     }
     const status = input.status ?? "active";
     const planId = deps.ids.uuid();
@@ -137,32 +118,31 @@ export async function createPlan(
       ),
       now,
     );
-    return await getPlan(trx, planId);
+    return await requirePlan(trx, planId);
   });
 }
 
+/** Making a second plan of the enrollment active → 409 `plan_already_active`. */
 export async function changePlan(
   deps: AppDeps,
   id: string,
   changes: { title?: string; status?: PlanStatus },
 ): Promise<Plan> {
   return await withTransaction(deps.db, async (trx) => {
-    const row = await findPlanRow(trx, id, true);
-    if (!row) throw new NotFoundError(`Lesson plan "${id}" does not exist`);
+    const plan = await lockPlan(trx, id);
+    if (!plan) throw notFound(id);
     try {
       await updatePlan(trx, id, changes, deps.clock.now());
     } catch (error) {
-      if (isUniqueViolation(error, ACTIVE_PLAN_INDEX)) throw planAlreadyActive(row.enrollment_id);
+      if (isUniqueViolation(error, ACTIVE_PLAN_INDEX)) throw planAlreadyActive(plan.enrollmentId);
       throw error;
     }
-    return await getPlan(trx, id);
+    return await requirePlan(trx, id);
   });
 }
 
 export async function removePlan(deps: AppDeps, id: string): Promise<void> {
-  if (!(await deletePlan(deps.db, id))) {
-    throw new NotFoundError(`Lesson plan "${id}" does not exist`);
-  }
+  if (!(await deletePlan(deps.db, id))) throw notFound(id);
 }
 
 /**
@@ -175,19 +155,20 @@ export async function changePlanItem(
   planId: string,
   itemId: string,
   changes: { status?: ItemStatus; gradeLevelId?: string | null; notes?: string | null },
-) {
+): Promise<PlanItem & { planId: string; planProgressPercent: number }> {
   return await withTransaction(deps.db, async (trx) => {
-    const plan = await findPlanRow(trx, planId);
-    if (!plan) throw new NotFoundError(`Lesson plan "${planId}" does not exist`);
-    const item = await findPlanItem(trx, planId, itemId, true);
-    if (!item) throw new NotFoundError(`Item "${itemId}" is not part of plan "${planId}"`);
-    if (!actor.permissions.has("lessons.edit")) {
-      const enrollment = await lockEnrollment(trx, plan.enrollment_id);
-      if (!enrollment || !(await slotIsTaughtByUser(trx, enrollment.slot_id, actor.userId))) {
-        throw new ForbiddenError("forbidden", "You can only update plans of lessons you teach");
-      }
+    const plan = await findPlanRecord(trx, planId);
+    if (!plan) throw notFound(planId);
+    const item = await lockPlanItem(trx, planId, itemId);
+    if (!item) {
+      throw new NotFoundError("not_found", `Item "${itemId}" is not part of plan "${planId}"`);
     }
-    if (changes.gradeLevelId && !(await gradeLevelExists(trx, changes.gradeLevelId))) {
+    assertMayRecordProgress(
+      actor.permissions,
+      await teachingInstructorIds(trx, actor),
+      await findEnrollmentInstructorId(trx, plan.enrollmentId),
+    );
+    if (changes.gradeLevelId && !(await hasGradeLevel(trx, changes.gradeLevelId))) {
       throw new InvalidReferenceError(
         "gradeLevelId",
         `Grade level "${changes.gradeLevelId}" does not exist`,
@@ -200,7 +181,7 @@ export async function changePlanItem(
     return {
       ...updated,
       planId,
-      planProgressPercent: progressPercent(await planItemStatuses(trx, planId)),
+      planProgressPercent: progressPercent(await listPlanItemStatuses(trx, planId)),
     };
   });
 }

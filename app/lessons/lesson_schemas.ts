@@ -11,6 +11,7 @@ import {
   uuid,
 } from "../schemas.ts";
 import { ENROLLMENT_STATUSES } from "../../domain/enrollments/status_machine.ts";
+import { BILLING_INTERVALS, enrollmentDatesInOrder } from "../../domain/enrollments/terms.ts";
 import { SESSION_STATUSES } from "../../domain/lessons/session_status.ts";
 import { ITEM_STATUSES, PLAN_STATUSES } from "../../domain/lessons/plan_progress.ts";
 
@@ -21,9 +22,6 @@ const dayOfWeek = z.int().min(0).max(6).describe("0 = Sunday .. 6 = Saturday");
 const durationMinutes = z.int().min(1).max(1440);
 const queryInt = (min: number, max: number) =>
   z.string().regex(/^\d+$/).transform(Number).pipe(z.int().min(min).max(max));
-
-export const BILLING_INTERVALS = ["weekly", "monthly", "quarterly"] as const;
-export type BillingInterval = typeof BILLING_INTERVALS[number];
 
 /** Rate per billing cycle; a missing key is unset (null). */
 export const ratePresetsBody = z.strictObject({
@@ -109,6 +107,7 @@ export const blockedDateListQuery = listQuery({
   defaultSort: "date",
   filters: { from: isoDate.optional(), to: isoDate.optional() },
 });
+export type BlockedDate = z.output<typeof blockedDateSchema>;
 export const blockedDateParams = z.object({ id: uuid, blockedDateId: uuid });
 
 // ---- Store closures -----------------------------------------------------------------------
@@ -120,6 +119,7 @@ export const storeClosureSchema = z.object({
   reason: z.string(),
   createdAt: timestamp,
 });
+export type StoreClosure = z.output<typeof storeClosureSchema>;
 export const createStoreClosureBody = z.strictObject({
   startDate: isoDate,
   endDate: isoDate.describe("Inclusive"),
@@ -212,7 +212,7 @@ export const createEnrollmentBody = z.strictObject({
   rate: nullableMoney.optional().describe(
     "Defaults to the slot's, else the lesson type's, rate preset for the billing interval",
   ),
-}).refine((b) => !b.endDate || b.endDate >= b.startDate, {
+}).refine((b) => enrollmentDatesInOrder(b.startDate, b.endDate), {
   message: "endDate must not be before startDate",
   path: ["endDate"],
 });
@@ -373,6 +373,7 @@ export const gradeLevelSchema = z.object({
   color: z.string().nullable(),
   sortOrder: z.int(),
 });
+export type GradeLevel = z.output<typeof gradeLevelSchema>;
 export const gradingScaleSchema = z.object({
   id: uuid,
   name: z.string(),

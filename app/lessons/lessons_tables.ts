@@ -1,11 +1,6 @@
 /** Table types of the lessons feature (migration 20261121_130000_create_lessons). */
 import type { ColumnType, Generated } from "kysely";
-import type { Timestamp } from "../platform/platform_tables.ts";
-
-/** numeric(12,2): read as a string, written as a string. */
-type Numeric = ColumnType<string, string, string>;
-/** `date` columns come back as 'YYYY-MM-DD' strings. */
-type DateColumn = ColumnType<string, string, string>;
+import type { DateColumn, Numeric, Timestamp } from "../db/column_types.ts";
 
 export interface LessonTypeTable {
   id: string;

@@ -1,58 +1,60 @@
 /** Use cases of lesson sessions: status, notes, substitutes, makeups (API §10). */
-import {
-  ConflictError,
-  ForbiddenError,
-  InvalidReferenceError,
-  NotFoundError,
-  ValidationError,
-} from "../../domain/errors.ts";
-import { minutesOfTime, weekdayOf } from "../../domain/lessons/calendar.ts";
+import type { Transaction } from "kysely";
+import { minutesOfTime, weekdayOf } from "../../domain/calendar.ts";
+import { ConflictError, InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
+import { endMinuteOfTime, makeupMinutes } from "../../domain/lessons/lesson_times.ts";
+import { notesCompletedAtAfter } from "../../domain/lessons/session_notes.ts";
 import {
   assertCanMakeUp,
   assertSessionTransition,
   type SessionStatus,
 } from "../../domain/lessons/session_status.ts";
 import { assertSubstituteAvailable } from "../../domain/lessons/substitute.ts";
-import type { Actor } from "../auth/actor.ts";
+import { assertMayChangeSession } from "../../domain/lessons/teaching.ts";
+import type { Actor } from "../actor.ts";
 import type { AppDeps } from "../deps.ts";
-import type { Db } from "../db/database.ts";
+import type { Database, Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/db_errors.ts";
 import { withTransaction } from "../db/transaction.ts";
+import { isInstructorBlocked } from "./blocked_dates_repo.ts";
+import { teachingInstructorIds } from "./instructors.ts";
+import { lockInstructor } from "./instructors_repo.ts";
+import type { Session } from "./lesson_schemas.ts";
 import {
-  findInstructor,
   findOverlappingSessionOf,
-  findOverlappingSlots,
   findSession,
   insertMakeupSession,
-  instructorIdsOfUser,
-  isInstructorBlocked,
+  lockSession,
+  type SessionUpdate,
   updateSession,
-} from "./lessons_repo.ts";
-import type { Session } from "./lesson_schemas.ts";
+} from "./sessions_repo.ts";
+import { findOverlappingSlots } from "./slots_repo.ts";
 
-/** Whether the actor may act on a session as its instructor or substitute. */
-async function teachesSession(db: Db, actor: Actor, session: Session): Promise<boolean> {
-  const mine = await instructorIdsOfUser(db, actor.userId);
-  return mine.includes(session.instructorId) ||
-    (session.substituteInstructorId !== null && mine.includes(session.substituteInstructorId));
+function notFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Lesson session "${id}" does not exist`);
 }
 
-async function assertSubstitute(trx: Db, session: Session, substituteId: string) {
-  const substitute = await findInstructor(trx, substituteId, true);
+export async function requireSession(db: Db, id: string): Promise<Session> {
+  const session = await findSession(db, id);
+  if (!session) throw notFound(id);
+  return session;
+}
+
+/** Locks the substitute and checks the availability rule for the session. */
+async function assertSubstitute(
+  trx: Transaction<Database>,
+  session: Session,
+  substituteId: string,
+): Promise<void> {
+  const substitute = await lockInstructor(trx, substituteId);
   if (!substitute) {
     throw new InvalidReferenceError(
       "substituteInstructorId",
       `Instructor "${substituteId}" does not exist`,
     );
   }
-  if (substituteId === session.instructorId) {
-    throw new ConflictError(
-      "substitute_unavailable",
-      `Instructor "${substituteId}" is the session's own instructor`,
-    );
-  }
   const startMinute = minutesOfTime(session.startTime);
-  const endMinute = session.endTime === "24:00" ? 1440 : minutesOfTime(session.endTime);
+  const endMinute = endMinuteOfTime(session.endTime);
   const [overlappingSlot] = await findOverlappingSlots(
     trx,
     substituteId,
@@ -62,6 +64,7 @@ async function assertSubstitute(trx: Db, session: Session, substituteId: string)
   );
   assertSubstituteAvailable({
     instructorId: substituteId,
+    sessionInstructorId: session.instructorId,
     date: session.date,
     isActive: substitute.isActive,
     blocked: await isInstructorBlocked(trx, substituteId, session.date),
@@ -94,30 +97,26 @@ export async function changeSession(
   changes: SessionChanges,
 ): Promise<Session> {
   return await withTransaction(deps.db, async (trx) => {
-    const session = await findSession(trx, id, true);
-    if (!session) throw new NotFoundError(`Lesson session "${id}" does not exist`);
-    if (!actor.permissions.has("lessons.edit")) {
-      if (!(await teachesSession(trx, actor, session))) {
-        throw new ForbiddenError("forbidden", "You can only change sessions you teach");
-      }
-      if (changes.substituteInstructorId !== undefined) {
-        throw new ForbiddenError(
-          "forbidden",
-          "Assigning a substitute needs the lessons.edit permission",
-        );
-      }
-    }
-    const update: Parameters<typeof updateSession>[2] = {};
+    const session = await lockSession(trx, id);
+    if (!session) throw notFound(id);
+    assertMayChangeSession(
+      actor.permissions,
+      await teachingInstructorIds(trx, actor),
+      session,
+      changes,
+    );
+    const update: SessionUpdate = {};
     if (changes.status !== undefined && changes.status !== session.status) {
       assertSessionTransition(session.status, changes.status);
       update.status = changes.status;
     }
     if (changes.notes !== undefined) {
-      const hasNotes = (changes.notes ?? "").trim() !== "";
       update.notes = changes.notes;
-      update.notesCompletedAt = hasNotes
-        ? (session.notesCompletedAt ? new Date(session.notesCompletedAt) : deps.clock.now())
-        : null;
+      update.notesCompletedAt = notesCompletedAtAfter(
+        changes.notes,
+        session.notesCompletedAt === null ? null : new Date(session.notesCompletedAt),
+        deps.clock.now(),
+      );
     }
     if (
       changes.substituteInstructorId !== undefined &&
@@ -139,19 +138,10 @@ export async function createMakeupSession(
   input: { date: string; startTime?: string },
 ): Promise<Session> {
   return await withTransaction(deps.db, async (trx) => {
-    const original = await findSession(trx, id, true);
-    if (!original) throw new NotFoundError(`Lesson session "${id}" does not exist`);
+    const original = await lockSession(trx, id);
+    if (!original) throw notFound(id);
     assertCanMakeUp(original.status);
-    const originalStart = minutesOfTime(original.startTime);
-    const originalEnd = original.endTime === "24:00" ? 1440 : minutesOfTime(original.endTime);
-    const startMinute = input.startTime ? minutesOfTime(input.startTime) : originalStart;
-    const endMinute = startMinute + (originalEnd - originalStart);
-    if (endMinute > 1440) {
-      throw new ValidationError([{
-        path: "startTime",
-        message: "The makeup must end by midnight",
-      }]);
-    }
+    const { startMinute, endMinute } = makeupMinutes(original, input.startTime);
     try {
       return await insertMakeupSession(trx, {
         id: deps.ids.uuid(),

@@ -1,11 +1,7 @@
 /** Use cases of schedule slots: the overlap rule (checked here, enforced by the database). */
-import {
-  ConflictError,
-  InvalidReferenceError,
-  NotFoundError,
-  ValidationError,
-} from "../../domain/errors.ts";
-import { minutesOfTime } from "../../domain/lessons/calendar.ts";
+import { ConflictError, InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
+import { minutesOfTime } from "../../domain/calendar.ts";
+import { assertSlotEndsByMidnight } from "../../domain/lessons/lesson_times.ts";
 import {
   assertNoSlotOverlap,
   slotOverlapError,
@@ -15,19 +11,19 @@ import type { AppDeps } from "../deps.ts";
 import type { Db } from "../db/database.ts";
 import { isExclusionViolation, isForeignKeyViolation } from "../db/db_errors.ts";
 import { withTransaction } from "../db/transaction.ts";
+import { findLocation } from "../platform/locations_repo.ts";
+import { findInstructor } from "./instructors_repo.ts";
+import { findLessonType } from "./lesson_types_repo.ts";
+import type { RatePresets, Slot } from "./lesson_schemas.ts";
 import {
   deleteSlot,
-  findInstructor,
-  findLessonType,
   findOverlappingSlots,
   findSlot,
-  findSlotCore,
   insertSlot,
-  locationExists,
+  lockSlot,
   type SlotValues,
   updateSlot,
-} from "./lessons_repo.ts";
-import type { RatePresets, Slot } from "./lesson_schemas.ts";
+} from "./slots_repo.ts";
 
 export interface SlotInput {
   instructorId: string;
@@ -42,6 +38,12 @@ export interface SlotInput {
   isActive?: boolean;
 }
 
+export async function requireSlot(db: Db, id: string): Promise<Slot> {
+  const slot = await findSlot(db, id);
+  if (!slot) throw new NotFoundError("not_found", `Schedule slot "${id}" does not exist`);
+  return slot;
+}
+
 async function assertReferences(
   db: Db,
   input: { instructorId?: string; lessonTypeId?: string; locationId?: string | null },
@@ -52,7 +54,7 @@ async function assertReferences(
       `Instructor "${input.instructorId}" does not exist`,
     );
   }
-  if (input.locationId && !(await locationExists(db, input.locationId))) {
+  if (input.locationId && !(await findLocation(db, input.locationId))) {
     throw new InvalidReferenceError("locationId", `Location "${input.locationId}" does not exist`);
   }
   if (input.lessonTypeId) {
@@ -66,15 +68,6 @@ async function assertReferences(
     return type;
   }
   return undefined;
-}
-
-function assertEndsByMidnight(startMinute: number, durationMinutes: number) {
-  if (startMinute + durationMinutes > 1440) {
-    throw new ValidationError([{
-      path: "durationMinutes",
-      message: "A slot must end by midnight (startTime + durationMinutes ≤ 24:00)",
-    }]);
-  }
 }
 
 /** An active candidate may not overlap its instructor's active slots (but `excludeId`). */
@@ -111,7 +104,7 @@ export async function createSlot(deps: AppDeps, input: SlotInput): Promise<Slot>
     const type = (await assertReferences(trx, input))!;
     const durationMinutes = input.durationMinutes ?? type.durationMinutes;
     const startMinute = minutesOfTime(input.startTime);
-    assertEndsByMidnight(startMinute, durationMinutes);
+    assertSlotEndsByMidnight(startMinute, durationMinutes);
     const id = deps.ids.uuid();
     const candidate: SlotTimes = {
       id,
@@ -145,15 +138,14 @@ export async function changeSlot(
   input: Partial<SlotInput>,
 ): Promise<Slot> {
   return await withTransaction(deps.db, async (trx) => {
-    const current = await findSlotCore(trx, id, true);
-    if (!current) throw new NotFoundError(`Schedule slot "${id}" does not exist`);
+    const current = await lockSlot(trx, id);
+    if (!current) throw new NotFoundError("not_found", `Schedule slot "${id}" does not exist`);
     await assertReferences(trx, input);
-    const currentDuration = current.endMinute - current.startMinute;
     const startMinute = input.startTime !== undefined
       ? minutesOfTime(input.startTime)
       : current.startMinute;
-    const durationMinutes = input.durationMinutes ?? currentDuration;
-    assertEndsByMidnight(startMinute, durationMinutes);
+    const durationMinutes = input.durationMinutes ?? current.endMinute - current.startMinute;
+    assertSlotEndsByMidnight(startMinute, durationMinutes);
     const candidate: SlotTimes = {
       id,
       instructorId: input.instructorId ?? current.instructorId,
@@ -180,10 +172,11 @@ export async function changeSlot(
   });
 }
 
+/** Refused with `in_use` while enrollments or sessions refer to the slot. */
 export async function removeSlot(deps: AppDeps, id: string): Promise<void> {
   try {
     if (!(await deleteSlot(deps.db, id))) {
-      throw new NotFoundError(`Schedule slot "${id}" does not exist`);
+      throw new NotFoundError("not_found", `Schedule slot "${id}" does not exist`);
     }
   } catch (error) {
     if (isForeignKeyViolation(error)) {

@@ -6,6 +6,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/database.ts";
 import type { Clock } from "../ids.ts";
+import { listModules } from "./modules_repo.ts";
 
 const TTL_MS = 1000;
 
@@ -20,7 +21,7 @@ export function createModuleCache(db: Kysely<Database>, clock: Clock): ModuleCac
   let loading: Promise<Map<string, boolean>> | undefined;
 
   async function load(): Promise<Map<string, boolean>> {
-    const rows = await db.selectFrom("modules").select(["slug", "enabled", "licensed"]).execute();
+    const rows = await listModules(db);
     return new Map(rows.map((r) => [r.slug, r.enabled && r.licensed]));
   }
 

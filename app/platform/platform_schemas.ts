@@ -1,6 +1,6 @@
 /** Schemas of store, locations, runtime config and modules (API §4, §15). */
 import { z } from "zod";
-import { address, uuid } from "../schemas.ts";
+import { address, percent, uuid } from "../schemas.ts";
 
 function isIanaTimeZone(value: string): boolean {
   try {
@@ -53,11 +53,6 @@ export const createLocationBody = z.strictObject({
 });
 
 export const updateLocationBody = createLocationBody.partial();
-
-const percent = z.union([
-  z.string().regex(/^\d{1,3}(\.\d{1,2})?$/),
-  z.number().min(0).max(100),
-]).transform((v) => Number(v).toFixed(2)).refine((v) => Number(v) <= 100, "At most 100");
 
 /** The runtime configuration with its defaults (API §4). */
 export const configSchema = z.object({

@@ -1,22 +1,12 @@
 /** Table types of the platform: store, locations, config, modules, idempotency keys. */
-import type { ColumnType, Generated, JSONColumnType } from "kysely";
-
-export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-
-export interface AddressJson {
-  line1: string;
-  line2?: string | null;
-  city: string;
-  state: string;
-  postalCode: string;
-  country?: string | null;
-}
+import type { Generated, JSONColumnType } from "kysely";
+import type { AddressColumn, Timestamp } from "../db/column_types.ts";
 
 export interface StoreTable {
   id: Generated<number>;
   name: string;
   timezone: string;
-  address: JSONColumnType<AddressJson | null, AddressJson | null, AddressJson | null> | null;
+  address: AddressColumn;
   phone: string | null;
   email: string | null;
   logo_file_id: string | null;
@@ -26,7 +16,7 @@ export interface StoreTable {
 export interface LocationTable {
   id: string;
   name: string;
-  address: JSONColumnType<AddressJson | null, AddressJson | null, AddressJson | null> | null;
+  address: AddressColumn;
   phone: string | null;
   is_active: Generated<boolean>;
   created_at: Timestamp;

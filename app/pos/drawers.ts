@@ -1,50 +1,87 @@
 /**
- * Drawer sessions and cash adjustments (API §8). One open session per register is enforced
- * by the partial unique index `drawer_sessions_one_open_per_register`. Closing locks the
- * session FOR UPDATE, so it waits for sales being completed against it (they hold it FOR
- * SHARE) and freezes the Z report on the row.
+ * Drawer sessions (API §8). One open session per register is enforced by the partial unique
+ * index `drawer_sessions_one_open_per_register`. Closing locks the session FOR UPDATE, so it
+ * waits for sales being completed against it (they hold it FOR SHARE) and freezes the Z
+ * report on the row.
  */
+import type { Transaction } from "kysely";
 import {
-  BadInputError,
   ConflictError,
   InvalidReferenceError,
   NotFoundError,
   ValidationError,
 } from "../../domain/errors.ts";
-import { drawerReportToJson } from "../../domain/pos/drawer_report.ts";
-import { formatMoney, parseMoney } from "../../domain/pos/money.ts";
-import { storeDayRange } from "../../domain/pos/store_time.ts";
-import type { Actor } from "../auth/actor.ts";
-import { recordAudit } from "../audit/audit_repo.ts";
+import { formatMoney, parseMoney } from "../../domain/money.ts";
+import { pickOpenSession } from "../../domain/pos/drawer_choice.ts";
+import { actingUserId, type Actor } from "../actor.ts";
+import { audit } from "../audit/audit.ts";
+import type { Database, Db } from "../db/database.ts";
 import { isUniqueViolation } from "../db/db_errors.ts";
-import type { Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
-import { findStoreTimezone } from "../platform/platform_repo.ts";
-import { getRuntimeConfig } from "../platform/settings.ts";
 import type { ListParams } from "../schemas.ts";
-import { approvalDetails, approveAction } from "./overrides.ts";
 import {
-  type AdjustmentRecord,
   closeDrawerSessionRow,
   type DrawerFilters,
   type DrawerSessionRecord,
   findDrawerSession,
   findOpenSessions,
-  findRegister,
-  insertAdjustment,
   insertDrawerSession,
-  listAdjustments,
   listDrawerSessions,
-} from "./pos_repo.ts";
-import { buildSessionReports } from "./reports.ts";
+  lockDrawerSession,
+  lockOpenSessions,
+} from "./drawer_sessions_repo.ts";
+import { findRegister } from "./registers_repo.ts";
+import { drawerReportToJson } from "./report_json.ts";
+import { buildSessionReports } from "./session_reports.ts";
+import { timeRange } from "./time_range.ts";
 
 export type DrawerSessionJson = Omit<DrawerSessionRecord, "zReport"> & {
   zReport?: Record<string, unknown> | null;
 };
 
-function drawerNotOpen(id: string): ConflictError {
+function sessionNotFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Drawer session "${id}" does not exist`);
+}
+
+/** 409 `drawer_not_open`. */
+export function drawerNotOpen(id: string): ConflictError {
   return new ConflictError("drawer_not_open", `Drawer session "${id}" is closed`);
+}
+
+/** The drawer session, or 404. */
+export async function requireDrawerSession(db: Db, id: string): Promise<DrawerSessionRecord> {
+  const session = await findDrawerSession(db, id);
+  if (!session) throw sessionNotFound(id);
+  return session;
+}
+
+/**
+ * {@link requireDrawerSession} with the row locked until the caller commits (see
+ * `lockDrawerSession`: `"share"` to record into it, `"update"` to close it).
+ */
+export async function requireLockedDrawerSession(
+  trx: Transaction<Database>,
+  id: string,
+  strength: "share" | "update",
+): Promise<DrawerSessionRecord> {
+  const session = await lockDrawerSession(trx, id, strength);
+  if (!session) throw sessionNotFound(id);
+  return session;
+}
+
+/**
+ * The open drawer session a refund at `locationId` is recorded in (locked FOR SHARE): see
+ * `pickOpenSession` in `domain/pos/drawer_choice.ts`.
+ */
+export async function chooseOpenSession(
+  trx: Transaction<Database>,
+  locationId: string,
+  registerId: string | undefined,
+  preferredRegisterId: string | null,
+): Promise<DrawerSessionRecord> {
+  const sessions = await lockOpenSessions(trx, registerId ? { registerId } : { locationId });
+  return pickOpenSession(sessions, locationId, registerId, preferredRegisterId);
 }
 
 /** The session as returned by the API; an open one gets its live expected balance. */
@@ -84,12 +121,10 @@ export async function openDrawer(
         registerId: register.id,
         locationId: register.locationId,
         openingBalance: input.openingBalance,
-        openedBy: actor.userId,
+        openedBy: actingUserId(actor),
         now,
       });
-      await recordAudit(trx, {
-        actorId: actor.userId,
-        actorEmail: actor.email,
+      await audit(deps, trx, actor, {
         action: "pos.drawer_opened",
         entityType: "drawer_session",
         entityId: created.id,
@@ -98,7 +133,7 @@ export async function openDrawer(
           locationId: register.locationId,
           openingBalance: created.openingBalance,
         },
-      }, { id: deps.ids.uuid(), at: now });
+      });
       return created;
     });
   } catch (error) {
@@ -117,9 +152,7 @@ export async function getDrawer(
   deps: Pick<AppDeps, "db" | "clock">,
   id: string,
 ): Promise<DrawerSessionJson> {
-  const session = await findDrawerSession(deps.db, id);
-  if (!session) throw new NotFoundError(`Drawer session "${id}" does not exist`);
-  return await sessionJson(deps, session);
+  return await sessionJson(deps, await requireDrawerSession(deps.db, id));
 }
 
 /** The open session of a register, or the (oldest) open session at a location. */
@@ -131,7 +164,7 @@ export async function currentDrawer(
     throw new ValidationError([{ path: "registerId", message: "Give registerId or locationId" }]);
   }
   const [session] = await findOpenSessions(deps.db, where);
-  if (!session) throw new NotFoundError("No drawer is open", "no_open_drawer");
+  if (!session) throw new NotFoundError("no_open_drawer", "No drawer is open");
   return await sessionJson(deps, session);
 }
 
@@ -143,27 +176,6 @@ export async function listDrawers(
   return listDrawerSessions(deps.db, { ...params, ...range });
 }
 
-/**
- * `from`/`to` query values: a YYYY-MM-DD is a whole store-local day (`to` inclusive), a
- * timestamp is an instant (`to` exclusive).
- */
-export async function timeRange(
-  db: Db,
-  from: string | undefined,
-  to: string | undefined,
-): Promise<{ fromAt?: Date; toAt?: Date }> {
-  const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
-  let timeZone: string | undefined;
-  const zone = async () => (timeZone ??= await findStoreTimezone(db));
-  const result: { fromAt?: Date; toAt?: Date } = {};
-  if (from) result.fromAt = isDate(from) ? storeDayRange(from, await zone()).start : new Date(from);
-  if (to) result.toAt = isDate(to) ? storeDayRange(to, await zone()).end : new Date(to);
-  if (result.fromAt && result.toAt && result.fromAt > result.toAt) {
-    throw new BadInputError("validation_failed", "`from` must not be after `to`");
-  }
-  return result;
-}
-
 export async function closeDrawer(
   deps: AppDeps,
   actor: Actor,
@@ -171,8 +183,7 @@ export async function closeDrawer(
   input: { closingBalance: string; notes?: string },
 ): Promise<DrawerSessionJson> {
   return await withTransaction(deps.db, async (trx) => {
-    const session = await findDrawerSession(trx, id, "update");
-    if (!session) throw new NotFoundError(`Drawer session "${id}" does not exist`);
+    const session = await requireLockedDrawerSession(trx, id, "update");
     if (session.status !== "open") throw drawerNotOpen(id);
     const now = deps.clock.now();
     const closingBalanceCents = parseMoney(input.closingBalance);
@@ -188,13 +199,11 @@ export async function closeDrawer(
       expectedBalance: formatMoney(cash.expectedBalance),
       overShort: formatMoney(cash.overShort ?? 0),
       notes: input.notes ?? null,
-      closedBy: actor.userId,
+      closedBy: actingUserId(actor),
       report: zReport,
       now,
     });
-    await recordAudit(trx, {
-      actorId: actor.userId,
-      actorEmail: actor.email,
+    await audit(deps, trx, actor, {
       action: "pos.drawer_closed",
       entityType: "drawer_session",
       entityId: id,
@@ -204,75 +213,7 @@ export async function closeDrawer(
         expectedBalance: closed.expectedBalance,
         overShort: closed.overShort,
       },
-    }, { id: deps.ids.uuid(), at: now });
+    });
     return { ...closed, zReport: zReport as unknown as Record<string, unknown> };
   });
-}
-
-// ================================================================ adjustments
-
-export async function addAdjustment(
-  deps: AppDeps,
-  actor: Actor,
-  sessionId: string,
-  input: {
-    direction: "in" | "out";
-    amount: string;
-    reason: string;
-    override?: { code: string };
-  },
-): Promise<AdjustmentRecord> {
-  const existing = await findDrawerSession(deps.db, sessionId);
-  if (!existing) throw new NotFoundError(`Drawer session "${sessionId}" does not exist`);
-  if (existing.status !== "open") throw drawerNotOpen(sessionId);
-  const config = await getRuntimeConfig(deps.db);
-  const approver = await approveAction(
-    deps,
-    actor,
-    "cashInOut",
-    config.managerOverride,
-    input.override,
-  );
-  return await withTransaction(deps.db, async (trx) => {
-    const session = await findDrawerSession(trx, sessionId, "share");
-    if (!session) throw new NotFoundError(`Drawer session "${sessionId}" does not exist`);
-    if (session.status !== "open") throw drawerNotOpen(sessionId);
-    const now = deps.clock.now();
-    const adjustment = await insertAdjustment(trx, {
-      id: deps.ids.uuid(),
-      drawerSessionId: sessionId,
-      direction: input.direction,
-      amount: input.amount,
-      reason: input.reason,
-      createdBy: actor.userId,
-      approvedBy: approver?.userId ?? null,
-      now,
-    });
-    await recordAudit(trx, {
-      actorId: actor.userId,
-      actorEmail: actor.email,
-      action: "pos.cash_adjustment",
-      entityType: "drawer_session",
-      entityId: sessionId,
-      details: {
-        adjustmentId: adjustment.id,
-        direction: adjustment.direction,
-        amount: adjustment.amount,
-        reason: adjustment.reason,
-        ...approvalDetails(actor, approver),
-      },
-    }, { id: deps.ids.uuid(), at: now });
-    return adjustment;
-  });
-}
-
-export async function listDrawerAdjustments(
-  deps: Pick<AppDeps, "db">,
-  sessionId: string,
-  params: ListParams,
-) {
-  if (!(await findDrawerSession(deps.db, sessionId))) {
-    throw new NotFoundError(`Drawer session "${sessionId}" does not exist`);
-  }
-  return listAdjustments(deps.db, sessionId, params);
 }

@@ -1,12 +1,12 @@
 /**
  * Manager override (API §8): when the runtime config asks for one and the acting user lacks
  * `pos.override`, the request carries `override: { code }`, the 8-digit employee number +
- * PIN of another active user holding `pos.override` (effective permissions). A wrong code
- * counts as a wrong PIN for that employee number (the PIN-login lockout applies to both), so
- * codes cannot be guessed through this door either. Verification (bcrypt) runs before the
- * caller opens its database transaction.
+ * PIN of another active user holding `pos.override` (effective permissions). The code is
+ * checked by auth's `checkEmployeePin`: a wrong code counts as a wrong PIN for that employee
+ * number (the PIN-login lockout applies to both), so codes cannot be guessed through this
+ * door either. Verification (bcrypt) runs before the caller opens its database transaction.
  */
-import { afterPinFailure, pinLockRemainingSeconds } from "../../domain/auth/pin.ts";
+import { expandPermissions } from "../../domain/auth/permissions.ts";
 import { ForbiddenError } from "../../domain/errors.ts";
 import {
   type ManagerOverrideConfig,
@@ -14,17 +14,9 @@ import {
   overrideRequired,
   parseOverrideCode,
 } from "../../domain/pos/manager_override.ts";
-import { findActorRow } from "../auth/actor.ts";
-import {
-  ensurePinFailureRow,
-  findCredentialsByEmployeeNumber,
-  findPinFailures,
-  savePinFailures,
-} from "../auth/auth_repo.ts";
-import { verifySecret } from "../auth/passwords.ts";
-import type { Actor } from "../auth/actor.ts";
-import { expandPermissions } from "../../domain/auth/permissions.ts";
-import { withTransaction } from "../db/transaction.ts";
+import { actingUserId, type Actor } from "../actor.ts";
+import { findActorRecord } from "../auth/actor_repo.ts";
+import { checkEmployeePin } from "../auth/pin_check.ts";
 import type { AppDeps } from "../deps.ts";
 
 /** Who approved an action: the acting user (holding pos.override) or another manager. */
@@ -66,7 +58,7 @@ export async function approveAction(
   if (!needed || config[action] !== true) return null;
   const actorHolds = actor.permissions.has("pos.override");
   if (!overrideRequired(action, config, actorHolds)) {
-    return { userId: actor.userId, email: actor.email, viaCode: false };
+    return { userId: actingUserId(actor), email: actor.email ?? "", viaCode: false };
   }
   if (!override) {
     throw refused(`This action needs a manager override (override.code)`);
@@ -75,38 +67,25 @@ export async function approveAction(
 }
 
 /** Checks an override code; the approver, or 403 `manager_override_required`. */
-export async function verifyOverrideCode(
+async function verifyOverrideCode(
   deps: OverrideDeps,
   actor: Actor,
   code: string,
 ): Promise<Approver> {
   const parsed = parseOverrideCode(code);
   if (!parsed) throw refused("The override code must be 8 digits (employee number + PIN)");
-  const now = deps.clock.now();
-  const failures = await findPinFailures(deps.db, parsed.employeeNumber);
-  if (pinLockRemainingSeconds(failures, now) > 0) {
+  const check = await checkEmployeePin(deps, parsed.employeeNumber, parsed.pin);
+  if (check.outcome === "locked") {
     throw refused("Too many wrong PINs for this employee number; try again later");
   }
-  const user = await findCredentialsByEmployeeNumber(deps.db, parsed.employeeNumber);
-  const ok = await verifySecret(parsed.pin, user?.pinHash, deps.config.bcryptCost);
-  if (!user || !ok) {
-    await withTransaction(deps.db, async (trx) => {
-      await ensurePinFailureRow(trx, parsed.employeeNumber, now);
-      const state = await findPinFailures(trx, parsed.employeeNumber, true);
-      await savePinFailures(
-        trx,
-        parsed.employeeNumber,
-        afterPinFailure(state && state.failures > 0 ? state : undefined, now),
-      );
-    });
-    throw refused("The override code is not valid");
-  }
+  if (check.outcome === "wrong") throw refused("The override code is not valid");
+  const user = check.user;
   if (!user.isActive) throw refused("The approving user is disabled");
   if (user.id === actor.userId) {
     throw refused("An override must come from another user holding pos.override");
   }
-  const row = await findActorRow(deps.db, { id: user.id });
-  const permissions = expandPermissions(row?.permissions ?? []);
+  const record = await findActorRecord(deps.db, { id: user.id });
+  const permissions = expandPermissions(record?.permissions ?? []);
   if (!permissions.has("pos.override")) {
     throw refused("The approving user does not hold pos.override");
   }

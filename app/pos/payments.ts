@@ -1,17 +1,20 @@
 /** Payments of a pending transaction (API §8): split tenders, cash change, no overpayment. */
-import { formatMoney, parseMoney } from "../../domain/pos/money.ts";
+import { formatMoney, parseMoney } from "../../domain/money.ts";
 import { assertEditable } from "../../domain/pos/transaction_status.ts";
 import { preparePayment } from "../../domain/pos/transaction_totals.ts";
-import type { Actor } from "../auth/actor.ts";
+import { actingUserId, type Actor } from "../actor.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
-import { findItems, findPayments, insertPayment, updateTransaction } from "./pos_repo.ts";
+import { findItems } from "./items_repo.ts";
+import { findPayments, insertPayment } from "./payments_repo.ts";
 import {
-  lockTransaction,
+  type PaymentJson,
   paymentJson,
   type TransactionJson,
   transactionJson,
-} from "./transactions.ts";
+} from "./transaction_json.ts";
+import { requireLockedTransaction } from "./transactions.ts";
+import { updateTransaction } from "./transactions_repo.ts";
 
 export async function addPayment(
   deps: AppDeps,
@@ -23,9 +26,9 @@ export async function addPayment(
     reference?: string;
     tendered?: string;
   },
-): Promise<{ payment: ReturnType<typeof paymentJson>; transaction: TransactionJson }> {
+): Promise<{ payment: PaymentJson; transaction: TransactionJson }> {
   return await withTransaction(deps.db, async (trx) => {
-    const tx = await lockTransaction(trx, transactionId);
+    const tx = await requireLockedTransaction(trx, transactionId);
     assertEditable(tx);
     const paid = parseMoney(tx.amountPaid);
     const prepared = preparePayment({
@@ -43,7 +46,7 @@ export async function addPayment(
       change: formatMoney(prepared.changeCents),
       reference: input.reference ?? null,
       isRefund: false,
-      createdBy: actor.userId,
+      createdBy: actingUserId(actor),
       now,
     });
     const updated = await updateTransaction(trx, tx.id, {

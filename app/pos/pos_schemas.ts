@@ -5,12 +5,12 @@ import {
   listQuery,
   money,
   moneyString,
+  nonNegativeMoney,
   queryBoolean,
   timestamp,
   uuid,
 } from "../schemas.ts";
 
-const nonNegativeMoney = money.refine((v) => !v.startsWith("-"), "Must not be negative");
 const positiveMoney = money.refine(
   (v) => !v.startsWith("-") && Number(v) > 0,
   "Must be greater than zero",

@@ -1,10 +1,6 @@
 /** Table types of the point of sale: registers, drawers, adjustments, transactions. */
 import type { ColumnType, Generated, JSONColumnType } from "kysely";
-import type { Timestamp } from "../platform/platform_tables.ts";
-
-/** numeric(12,2): a "12.34" string both ways (numbers accepted on write). */
-export type Numeric = ColumnType<string, string | number, string | number>;
-type NumericDefault = ColumnType<string, string | number | undefined, string | number>;
+import type { Numeric, NumericDefault, Timestamp } from "../db/column_types.ts";
 
 export interface RegisterTable {
   id: string;

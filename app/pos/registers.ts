@@ -3,14 +3,14 @@ import { ConflictError, InvalidReferenceError, NotFoundError } from "../../domai
 import { isForeignKeyViolation, isUniqueViolation } from "../db/db_errors.ts";
 import type { Db } from "../db/database.ts";
 import type { AppDeps } from "../deps.ts";
-import { findLocation } from "../platform/platform_repo.ts";
+import { findLocation } from "../platform/locations_repo.ts";
 import {
   deleteRegisterRow,
   findRegister,
   insertRegister,
   type RegisterRecord,
   updateRegister,
-} from "./pos_repo.ts";
+} from "./registers_repo.ts";
 
 async function assertLocation(db: Db, locationId: string): Promise<void> {
   if (!(await findLocation(db, locationId))) {
@@ -22,9 +22,14 @@ function duplicate(name: string): ConflictError {
   return new ConflictError("duplicate", `A register named "${name}" exists at this location`);
 }
 
-export async function getRegister(db: Db, id: string): Promise<RegisterRecord> {
+function registerNotFound(id: string): NotFoundError {
+  return new NotFoundError("not_found", `Register "${id}" does not exist`);
+}
+
+/** The register, or 404. */
+export async function requireRegister(db: Db, id: string): Promise<RegisterRecord> {
   const register = await findRegister(db, id);
-  if (!register) throw new NotFoundError(`Register "${id}" does not exist`);
+  if (!register) throw registerNotFound(id);
   return register;
 }
 
@@ -58,11 +63,11 @@ export async function changeRegister(
   id: string,
   input: { name?: string; locationId?: string; isActive?: boolean },
 ): Promise<RegisterRecord> {
-  await getRegister(deps.db, id);
+  await requireRegister(deps.db, id);
   if (input.locationId) await assertLocation(deps.db, input.locationId);
   try {
     const updated = await updateRegister(deps.db, id, input, deps.clock.now());
-    if (!updated) throw new NotFoundError(`Register "${id}" does not exist`);
+    if (!updated) throw registerNotFound(id);
     return updated;
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicate(input.name ?? "");
@@ -84,5 +89,5 @@ export async function removeRegister(deps: AppDeps, id: string): Promise<void> {
     }
     throw error;
   }
-  if (!deleted) throw new NotFoundError(`Register "${id}" does not exist`);
+  if (!deleted) throw registerNotFound(id);
 }

@@ -1,8 +1,8 @@
 /**
- * The point of sale's window onto repair tickets. The repairs feature registers its
- * implementation at start-up (`registerRepairTicketPort`); until then repair_payment
- * transactions are refused (400 invalid_reference: repair tickets are not available).
- * Both calls run inside the caller's transaction.
+ * The point of sale's window onto repair tickets, owned by the POS and filled in by the
+ * repairs feature when `createDeps` builds the app (`AppDeps.repairTickets`). Without it,
+ * repair_payment transactions are refused (400 invalid_reference: repair tickets are not
+ * available). Both calls run inside the caller's transaction.
  */
 import type { Db } from "../db/database.ts";
 
@@ -14,15 +14,4 @@ export interface RepairTicketPort {
    * recording `actorId` in its history.
    */
   markPickedUp(trx: Db, ticketId: string, actorId: string): Promise<void>;
-}
-
-let port: RepairTicketPort | undefined;
-
-/** Registers (or, with undefined, removes) the repairs feature's implementation. */
-export function registerRepairTicketPort(implementation: RepairTicketPort | undefined): void {
-  port = implementation;
-}
-
-export function repairTicketPort(): RepairTicketPort | undefined {
-  return port;
 }

@@ -5,30 +5,24 @@
  * both need a manager's approval when the runtime config asks for it. The approval is
  * written to the audit log in the same transaction.
  */
-import { ConflictError, NotFoundError } from "../../domain/errors.ts";
-import { formatMoney, parseMoney } from "../../domain/pos/money.ts";
+import { ConflictError } from "../../domain/errors.ts";
+import { formatMoney, parseMoney } from "../../domain/money.ts";
 import { computeRefund } from "../../domain/pos/refunds.ts";
 import { assertCanRefund, assertCanVoid } from "../../domain/pos/transaction_status.ts";
-import type { Actor } from "../auth/actor.ts";
-import { recordAudit } from "../audit/audit_repo.ts";
+import { actingUserId, type Actor } from "../actor.ts";
+import { audit } from "../audit/audit.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import { getRuntimeConfig } from "../platform/settings.ts";
-import { applyStock, chooseOpenSession } from "./complete_transaction.ts";
+import { lockDrawerSession } from "./drawer_sessions_repo.ts";
+import { chooseOpenSession } from "./drawers.ts";
+import { addRefundedAmounts, findItemsWithProductType, insertItems } from "./items_repo.ts";
 import { approvalDetails, approveAction } from "./overrides.ts";
-import {
-  addRefundedAmounts,
-  findDrawerSession,
-  findItemsWithProductType,
-  findPayments,
-  findTransaction,
-  insertItems,
-  insertPayment,
-  insertTransaction,
-  type PaymentRecord,
-  updateTransaction,
-} from "./pos_repo.ts";
-import { lockTransaction, type TransactionJson, transactionJson } from "./transactions.ts";
+import { findPayments, insertPayment, type PaymentRecord } from "./payments_repo.ts";
+import { applyStock } from "./stock_effects.ts";
+import { type TransactionJson, transactionJson } from "./transaction_json.ts";
+import { requireLockedTransaction, requireTransaction } from "./transactions.ts";
+import { insertTransaction, updateTransaction } from "./transactions_repo.ts";
 
 export async function voidTransaction(
   deps: AppDeps,
@@ -36,8 +30,7 @@ export async function voidTransaction(
   transactionId: string,
   input: { reason: string; override?: { code: string } },
 ): Promise<TransactionJson> {
-  const before = await findTransaction(deps.db, transactionId);
-  if (!before) throw new NotFoundError(`Transaction "${transactionId}" does not exist`);
+  const before = await requireTransaction(deps.db, transactionId);
   if (before.status === "voided" || before.type === "refund") {
     assertCanVoid({ ...before, drawerSessionOpen: false });
   }
@@ -50,10 +43,10 @@ export async function voidTransaction(
     input.override,
   );
   return await withTransaction(deps.db, async (trx) => {
-    const tx = await lockTransaction(trx, transactionId);
+    const tx = await requireLockedTransaction(trx, transactionId);
     let drawerSessionOpen = false;
     if (tx.status === "complete" && tx.drawerSessionId) {
-      const session = await findDrawerSession(trx, tx.drawerSessionId, "share");
+      const session = await lockDrawerSession(trx, tx.drawerSessionId, "share");
       drawerSessionOpen = session?.status === "open";
     }
     assertCanVoid({ ...tx, drawerSessionOpen });
@@ -71,13 +64,11 @@ export async function voidTransaction(
     const updated = await updateTransaction(trx, tx.id, {
       status: "voided",
       voidedAt: now,
-      voidedBy: actor.userId,
+      voidedBy: actingUserId(actor),
       voidApprovedBy: approver?.userId ?? null,
       voidReason: input.reason,
     }, now);
-    await recordAudit(trx, {
-      actorId: actor.userId,
-      actorEmail: actor.email,
+    await audit(deps, trx, actor, {
       action: "pos.transaction_voided",
       entityType: "transaction",
       entityId: tx.id,
@@ -87,7 +78,7 @@ export async function voidTransaction(
         reason: input.reason,
         ...approvalDetails(actor, approver),
       },
-    }, { id: deps.ids.uuid(), at: now });
+    });
     return transactionJson(updated, items, await findPayments(trx, tx.id));
   });
 }
@@ -104,8 +95,7 @@ export async function refundTransaction(
     override?: { code: string };
   },
 ): Promise<TransactionJson> {
-  const before = await findTransaction(deps.db, transactionId);
-  if (!before) throw new NotFoundError(`Transaction "${transactionId}" does not exist`);
+  const before = await requireTransaction(deps.db, transactionId);
   assertCanRefund(before);
   const config = await getRuntimeConfig(deps.db);
   const approver = await approveAction(
@@ -116,7 +106,7 @@ export async function refundTransaction(
     input.override,
   );
   return await withTransaction(deps.db, async (trx) => {
-    const original = await lockTransaction(trx, transactionId);
+    const original = await requireLockedTransaction(trx, transactionId);
     assertCanRefund(original);
     const session = await chooseOpenSession(
       trx,
@@ -157,7 +147,7 @@ export async function refundTransaction(
       originalTransactionId: original.id,
       taxExempt: original.taxExempt,
       reason: input.reason,
-      createdBy: actor.userId,
+      createdBy: actingUserId(actor),
       approvedBy: approver?.userId ?? null,
       completedBy: actor.userId,
       completedAt: now,
@@ -203,7 +193,7 @@ export async function refundTransaction(
           change: "0.00",
           reference: null,
           isRefund: true,
-          createdBy: actor.userId,
+          createdBy: actingUserId(actor),
           now,
         }),
       );
@@ -228,9 +218,7 @@ export async function refundTransaction(
       1,
       now,
     );
-    await recordAudit(trx, {
-      actorId: actor.userId,
-      actorEmail: actor.email,
+    await audit(deps, trx, actor, {
       action: "pos.refund_created",
       entityType: "transaction",
       entityId: refundTx.id,
@@ -242,7 +230,7 @@ export async function refundTransaction(
         drawerSessionId: session.id,
         ...approvalDetails(actor, approver),
       },
-    }, { id: deps.ids.uuid(), at: now });
+    });
     return transactionJson(refundTx, refundItems, payments);
   });
 }

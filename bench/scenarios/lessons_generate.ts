@@ -7,7 +7,8 @@
  * Target: the first run under 3 s.
  */
 import { uuidv7 } from "../../app/ids.ts";
-import { insertInstructor, insertLessonType } from "../../app/lessons/lessons_repo.ts";
+import { insertInstructor } from "../../app/lessons/instructors_repo.ts";
+import { insertLessonType } from "../../app/lessons/lesson_types_repo.ts";
 import { createSlot } from "../../app/lessons/slots.ts";
 import { enrollMember } from "../../app/lessons/enrollments.ts";
 import { generateSessions } from "../../app/lessons/generate_sessions.ts";

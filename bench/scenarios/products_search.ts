@@ -6,7 +6,7 @@
  * Targets: HTTP requests/s ≥ 0.85 × pgbench transactions/s, and HTTP p99 < 20 ms.
  */
 import { sql } from "kysely";
-import { listProducts } from "../../app/inventory/inventory_repo.ts";
+import { listProducts } from "../../app/inventory/products_repo.ts";
 import { productListQuery } from "../../app/inventory/inventory_schemas.ts";
 import { pgbenchFor } from "../_sql.ts";
 import type { Scenario } from "./_scenario.ts";

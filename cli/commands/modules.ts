@@ -1,7 +1,7 @@
 /** `ops modules list`, `ops modules license SLUG --grant|--revoke` (on the database directly). */
 import type { Command } from "commander";
-import { listModules, type ModuleRecord } from "../../app/platform/platform_repo.ts";
-import { setModuleLicensed } from "../../app/platform/settings.ts";
+import { setModuleLicensed } from "../../app/platform/modules.ts";
+import { listModules, type ModuleRecord } from "../../app/platform/modules_repo.ts";
 import { outputFormat, printJson, printRows, UsageError } from "../_output.ts";
 import { withRuntime } from "../_runtime.ts";
 

@@ -4,7 +4,7 @@
  * the one frozen at close; an open session prints its X report (and says so on stderr).
  */
 import type { Command } from "commander";
-import { findLocationIdByIdOrName } from "../../app/pos/pos_repo.ts";
+import { findLocationIdsByIdOrName } from "../../app/platform/locations_repo.ts";
 import { getDailyReport, getDrawerReport } from "../../app/pos/reports.ts";
 import { NotFoundError } from "../../domain/errors.ts";
 import { type Column, outputFormat, printRows, UsageError } from "../_output.ts";
@@ -100,9 +100,9 @@ export function registerReport(program: Command): void {
         throw new UsageError("--date must be YYYY-MM-DD");
       }
       const result = await withRuntime({}, async (deps) => {
-        const ids = await findLocationIdByIdOrName(deps.db, options.location);
+        const ids = await findLocationIdsByIdOrName(deps.db, options.location);
         if (ids.length === 0) {
-          throw new NotFoundError(`No location "${options.location}"`);
+          throw new NotFoundError("not_found", `No location "${options.location}"`);
         }
         if (ids.length > 1) {
           throw new UsageError(`Several locations are named "${options.location}": use the id`);

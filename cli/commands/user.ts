@@ -6,11 +6,11 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { createUserBody } from "../../app/auth/auth_schemas.ts";
-import { findUserIdByEmail } from "../../app/auth/auth_repo.ts";
+import { findUserIdByEmail } from "../../app/auth/users_repo.ts";
 import type { ResetLink, User } from "../../app/auth/auth_schemas.ts";
 import { createAdminResetLink } from "../../app/auth/password_reset.ts";
 import { createStaffUser } from "../../app/auth/users.ts";
-import { SYSTEM_AUDIT_ACTOR } from "../../app/audit/audit_repo.ts";
+import { SYSTEM_ACTOR } from "../../app/actor.ts";
 import type { AppDeps } from "../../app/deps.ts";
 import { NotFoundError, ValidationError } from "../../domain/errors.ts";
 import { printJson } from "../_output.ts";
@@ -50,13 +50,13 @@ export async function createUserCommand(
 ): Promise<{ user: User; resetLink?: ResetLink }> {
   const input = parseInput(options);
   const roleSlugs = z.array(z.string().min(1)).parse(options.role ?? []);
-  return await createStaffUser(deps, SYSTEM_AUDIT_ACTOR, { ...input, roleSlugs });
+  return await createStaffUser(deps, SYSTEM_ACTOR, { ...input, roleSlugs });
 }
 
 export async function resetLinkCommand(deps: AppDeps, email: string): Promise<ResetLink> {
   const id = await findUserIdByEmail(deps.db, email.trim());
-  if (!id) throw new NotFoundError(`No user has the email "${email}"`);
-  return await createAdminResetLink(deps, SYSTEM_AUDIT_ACTOR, id);
+  if (!id) throw new NotFoundError("not_found", `No user has the email "${email}"`);
+  return await createAdminResetLink(deps, SYSTEM_ACTOR, id);
 }
 
 function collect(value: string, previous: string[] = []): string[] {

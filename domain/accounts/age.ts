@@ -1,18 +1,9 @@
-/** Ages and minors: a member is a minor when younger than 18 on the store-local date. */
+/**
+ * Ages and minors: a member is a minor when younger than 18 on the store-local date
+ * (`storeLocalDate()` in `../calendar.ts`).
+ */
 
 export const AGE_OF_MAJORITY = 18;
-
-/** The calendar date (YYYY-MM-DD) of `instant` in the IANA time zone `timeZone`. */
-export function localDate(instant: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).formatToParts(instant);
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get("year")}-${get("month")}-${get("day")}`;
-}
 
 /**
  * Completed years between `dateOfBirth` and `onDate` (both YYYY-MM-DD). A 29 February

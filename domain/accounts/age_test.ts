@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
-import { ageOn, isMinorOn, localDate } from "./age.ts";
+import { ageOn, isMinorOn } from "./age.ts";
 
 Deno.test("ageOn() counts completed years", () => {
   assertEquals(ageOn("2000-06-15", "2018-06-14"), 17);
@@ -16,11 +16,4 @@ Deno.test("ageOn() completes a 29 February birthday on 1 March in common years",
 Deno.test("isMinorOn() is true until the 18th birthday", () => {
   assertEquals(isMinorOn("2008-11-21", "2026-11-20"), true);
   assertEquals(isMinorOn("2008-11-21", "2026-11-21"), false);
-});
-
-Deno.test("localDate() gives the calendar date in the store's time zone", () => {
-  const instant = new Date("2026-11-21T03:30:00Z");
-  assertEquals(localDate(instant, "UTC"), "2026-11-21");
-  assertEquals(localDate(instant, "America/New_York"), "2026-11-20");
-  assertEquals(localDate(instant, "Asia/Tokyo"), "2026-11-21");
 });

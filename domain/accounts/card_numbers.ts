@@ -3,6 +3,7 @@
  * request body: a run of 13–19 digits, optionally grouped by single spaces or dashes, that
  * passes the Luhn check.
  */
+import { ValidationError } from "../errors.ts";
 
 /** The Luhn (mod 10) check over a string of digits. */
 export function passesLuhn(digits: string): boolean {
@@ -65,4 +66,15 @@ export function findCardNumber(value: unknown, path: string[] = []): string | un
     }
   }
   return undefined;
+}
+
+/** Refuses (400) a body holding a full card number anywhere, naming the field, not the number. */
+export function assertNoCardNumber(body: unknown): void {
+  const path = findCardNumber(body);
+  if (path !== undefined) {
+    throw new ValidationError([{
+      path,
+      message: "Looks like a full card number; store only brand, last4 and the processor's token",
+    }]);
+  }
 }

@@ -1,5 +1,11 @@
-import { assertEquals } from "../../tests/_helpers/assert.ts";
-import { containsCardNumber, findCardNumber, passesLuhn } from "./card_numbers.ts";
+import { assertEquals, assertThrows } from "../../tests/_helpers/assert.ts";
+import { ValidationError } from "../errors.ts";
+import {
+  assertNoCardNumber,
+  containsCardNumber,
+  findCardNumber,
+  passesLuhn,
+} from "./card_numbers.ts";
 
 Deno.test("passesLuhn() accepts valid test card numbers and refuses altered ones", () => {
   assertEquals(passesLuhn("4111111111111111"), true);
@@ -37,4 +43,14 @@ Deno.test("findCardNumber() names the first field holding a PAN, nested or not",
   assertEquals(findCardNumber({ brand: "4111 1111 1111 1111" }), "brand");
   assertEquals(findCardNumber({ a: { b: ["x", "5555555555554444"] } }), "a.b.1");
   assertEquals(findCardNumber({ n: 4111111111111111 }), undefined);
+});
+
+Deno.test("assertNoCardNumber() refuses a body with a PAN and names the field, not the number", () => {
+  assertNoCardNumber({ brand: "visa", last4: "1111" });
+  const error = assertThrows(
+    () => assertNoCardNumber({ notes: ["ok", "4111 1111 1111 1111"] }),
+    ValidationError,
+  ) as ValidationError;
+  assertEquals(error.issues?.[0]?.path, "notes.1");
+  assertEquals(error.issues?.[0]?.message.includes("4111"), false);
 });

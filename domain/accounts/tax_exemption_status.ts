@@ -31,6 +31,13 @@ export function assertTaxExemptionMove(
   }
 }
 
+/** Throws 409 `invalid_transition` for an edit of a revoked exemption (revoked is final). */
+export function assertTaxExemptionEditable(id: string, status: TaxExemptionStatus): void {
+  if (status === "revoked") {
+    throw new ConflictError("invalid_transition", `Tax exemption "${id}" is revoked (final)`);
+  }
+}
+
 /** Whether an exemption waives tax on `onDate` (YYYY-MM-DD): approved and not yet expired. */
 export function isExemptionActive(
   exemption: { status: TaxExemptionStatus; expiresDate: string | null },

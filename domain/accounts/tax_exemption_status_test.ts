@@ -1,6 +1,7 @@
 import { assertEquals, assertThrows } from "../../tests/_helpers/assert.ts";
 import { ConflictError } from "../errors.ts";
 import {
+  assertTaxExemptionEditable,
   assertTaxExemptionMove,
   canMoveTaxExemption,
   isExemptionActive,
@@ -40,4 +41,10 @@ Deno.test("isExemptionActive() needs approval and an expiry date not before the 
   );
   assertEquals(isExemptionActive({ status: "pending", expiresDate: null }, "2026-01-01"), false);
   assertEquals(isExemptionActive({ status: "revoked", expiresDate: null }, "2026-01-01"), false);
+});
+
+Deno.test("assertTaxExemptionEditable() refuses only a revoked exemption", () => {
+  assertTaxExemptionEditable("t1", "pending");
+  assertTaxExemptionEditable("t1", "approved");
+  assertThrows(() => assertTaxExemptionEditable("t1", "revoked"), ConflictError);
 });

@@ -4,10 +4,8 @@
  * the same weekday and time over overlapping dates.
  */
 import { ConflictError } from "../errors.ts";
-import { dateRangesOverlap, minuteRangesOverlap } from "../lessons/calendar.ts";
-
-/** Statuses that hold a seat in the slot. */
-export const SEAT_HOLDING_STATUSES = ["active", "paused"] as const;
+import { dateRangesOverlap, minuteRangesOverlap } from "../calendar.ts";
+import { type EnrollmentStatus, holdsSeat } from "./status_machine.ts";
 
 export interface EnrollmentPlacement {
   slotId: string;
@@ -25,6 +23,8 @@ export interface HeldEnrollment extends EnrollmentPlacement {
 export interface EnrollCheck {
   memberId: string;
   placement: EnrollmentPlacement;
+  /** Whether the slot takes enrollments at all. */
+  slotIsActive: boolean;
   maxStudents: number;
   /** Seats held in the slot by other enrollments whose dates overlap the new one. */
   seatsHeld: number;
@@ -37,9 +37,15 @@ export function placementsCollide(a: EnrollmentPlacement, b: EnrollmentPlacement
   return a.dayOfWeek === b.dayOfWeek && minuteRangesOverlap(a, b) && dateRangesOverlap(a, b);
 }
 
-/** Throws `slot_full` or `double_booked` when the member cannot take this placement. */
+/**
+ * Throws `slot_inactive`, `slot_full` or `double_booked` when the member cannot take this
+ * placement.
+ */
 export function assertCanEnroll(check: EnrollCheck): void {
   const { placement } = check;
+  if (!check.slotIsActive) {
+    throw new ConflictError("slot_inactive", `Schedule slot "${placement.slotId}" is not active`);
+  }
   if (check.seatsHeld >= check.maxStudents) {
     throw new ConflictError(
       "slot_full",
@@ -53,4 +59,16 @@ export function assertCanEnroll(check: EnrollCheck): void {
       `Cannot enroll member "${check.memberId}": enrollment "${clash.id}" already takes that day and time`,
     );
   }
+}
+
+/**
+ * Whether a change of an enrollment must pass the capacity and double-booking checks again:
+ * it holds a seat and moves to another slot or other dates.
+ */
+export function placementCheckNeeded(
+  current: { slotId: string; startDate: string; endDate: string | null; status: EnrollmentStatus },
+  next: { slotId: string; startDate: string; endDate: string | null },
+): boolean {
+  return holdsSeat(current.status) && (next.slotId !== current.slotId ||
+    next.startDate !== current.startDate || next.endDate !== current.endDate);
 }

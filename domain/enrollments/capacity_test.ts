@@ -1,6 +1,11 @@
 import { assertEquals, assertThrows } from "../../tests/_helpers/assert.ts";
 import { ConflictError } from "../errors.ts";
-import { assertCanEnroll, type EnrollCheck, placementsCollide } from "./capacity.ts";
+import {
+  assertCanEnroll,
+  type EnrollCheck,
+  placementCheckNeeded,
+  placementsCollide,
+} from "./capacity.ts";
 
 const placement = {
   slotId: "s9",
@@ -15,6 +20,7 @@ function check(overrides: Partial<EnrollCheck> = {}): EnrollCheck {
   return {
     memberId: "m1",
     placement,
+    slotIsActive: true,
     maxStudents: 4,
     seatsHeld: 0,
     memberEnrollments: [],
@@ -54,6 +60,32 @@ Deno.test("placementsCollide() needs the same weekday, overlapping times and ove
   );
   assertEquals(
     placementsCollide(placement, { ...other, startDate: "2026-01-01", endDate: "2026-11-30" }),
+    false,
+  );
+});
+
+Deno.test("assertCanEnroll() refuses an inactive slot with slot_inactive", () => {
+  const error = assertThrows(
+    () => assertCanEnroll(check({ slotIsActive: false })),
+    ConflictError,
+  ) as ConflictError;
+  assertEquals(error.code, "slot_inactive");
+  assertEquals(error.message, 'Schedule slot "s9" is not active');
+});
+
+Deno.test("placementCheckNeeded() re-checks a seat-holding enrollment moved in slot or dates", () => {
+  const current = {
+    slotId: "s9",
+    startDate: "2026-12-01",
+    endDate: null,
+    status: "paused" as const,
+  };
+  assertEquals(placementCheckNeeded(current, current), false);
+  assertEquals(placementCheckNeeded(current, { ...current, slotId: "s8" }), true);
+  assertEquals(placementCheckNeeded(current, { ...current, startDate: "2026-12-08" }), true);
+  assertEquals(placementCheckNeeded(current, { ...current, endDate: "2027-01-31" }), true);
+  assertEquals(
+    placementCheckNeeded({ ...current, status: "withdrawn" }, { ...current, slotId: "s8" }),
     false,
   );
 });

@@ -24,7 +24,12 @@ export function assertEnrollmentTransition(from: EnrollmentStatus, to: Enrollmen
   }
 }
 
-/** Active and paused enrollments hold a seat; withdrawn and completed release it. */
+/** Statuses that hold a seat in the slot: withdrawn and completed release it. */
+export const SEAT_HOLDING_STATUSES = [
+  "active",
+  "paused",
+] as const satisfies readonly EnrollmentStatus[];
+
 export function holdsSeat(status: EnrollmentStatus): boolean {
-  return status === "active" || status === "paused";
+  return (SEAT_HOLDING_STATUSES as readonly EnrollmentStatus[]).includes(status);
 }

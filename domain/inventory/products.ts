@@ -3,24 +3,10 @@
  * move the stock count, and when a price counts as changed. Money in integer cents.
  */
 import { ConflictError, ValidationError } from "../errors.ts";
+import { parseMoney } from "../money.ts";
 
 export const PRODUCT_TYPES = ["standard", "serialized", "rental", "repair", "consumable"] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
-
-/** "12.34" (or "-1.5", "7") → 1234 cents, without floating-point drift. */
-export function toCents(amount: string): number {
-  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(amount.trim());
-  if (!match) throw new Error(`Not an amount: "${amount}"`);
-  const cents = Number(match[2]) * 100 + Number((match[3] ?? "").padEnd(2, "0"));
-  return match[1] === "-" ? -cents : cents;
-}
-
-/** 1234 → "12.34". */
-export function fromCents(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
-}
 
 /**
  * The effective `isConsumable` of a product of `type`: `type: consumable` implies true
@@ -67,5 +53,5 @@ export function receiptIncrementsStock(type: ProductType): boolean {
 
 /** True when the price moved (compared in cents, so "5" and "5.00" are the same price). */
 export function priceChanged(previous: string, next: string): boolean {
-  return toCents(previous) !== toCents(next);
+  return parseMoney(previous, "price") !== parseMoney(next, "price");
 }

@@ -3,22 +3,10 @@ import { ConflictError, ValidationError } from "../errors.ts";
 import {
   assertCarriesUnits,
   carriesUnits,
-  fromCents,
   priceChanged,
   receiptIncrementsStock,
   resolveConsumableFlag,
-  toCents,
 } from "./products.ts";
-
-Deno.test("toCents() and fromCents() convert amounts without float drift", () => {
-  assertEquals(toCents("19.99"), 1999);
-  assertEquals(toCents("0.1"), 10);
-  assertEquals(toCents("7"), 700);
-  assertEquals(toCents("-2.05"), -205);
-  assertEquals(fromCents(1999), "19.99");
-  assertEquals(fromCents(-205), "-2.05");
-  assertEquals(fromCents(5), "0.05");
-});
 
 Deno.test("resolveConsumableFlag() makes every consumable product consumable", () => {
   assertEquals(resolveConsumableFlag("consumable", undefined), true);

@@ -6,7 +6,7 @@
  * Everything is counted in store-local calendar days, so DST changes in the store's time
  * zone neither shift nor drop a lesson: a 17:00 lesson stays "17:00" on its date.
  */
-import { dateOfDayNumber, dayNumber, weekdayOfDayNumber } from "./calendar.ts";
+import { dateOfDayNumber, dayNumber, weekdayOfDayNumber } from "../calendar.ts";
 import type { SlotTimes } from "./slot_overlap.ts";
 
 /** A slot as generation sees it: the same facts the overlap rule reads. */

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
-import { weekdayOf } from "./calendar.ts";
+import { weekdayOf } from "../calendar.ts";
 import { type GenerationInput, planSessions } from "./session_generation.ts";
 
 const tuesdaySlot = {

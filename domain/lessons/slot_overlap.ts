@@ -4,7 +4,7 @@
  * exclusion constraint; this pure check gives the refusal a readable message first.
  */
 import { ConflictError } from "../errors.ts";
-import { minuteRangesOverlap, timeOfMinutes } from "./calendar.ts";
+import { minuteRangesOverlap, timeOfMinutes } from "../calendar.ts";
 
 export interface SlotTimes {
   id: string;

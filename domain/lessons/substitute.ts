@@ -1,9 +1,11 @@
 /** The substitute availability rule (spec behavioural rule 2, API §10). */
 import { ConflictError } from "../errors.ts";
-import { timeOfMinutes } from "./calendar.ts";
+import { timeOfMinutes } from "../calendar.ts";
 
 export interface SubstituteConflicts {
   instructorId: string;
+  /** The session's own instructor (who cannot substitute for themselves). */
+  sessionInstructorId: string;
   date: string;
   isActive: boolean;
   blocked: boolean;
@@ -17,7 +19,8 @@ export interface SubstituteConflicts {
 export function assertSubstituteAvailable(c: SubstituteConflicts): void {
   const who = `Instructor "${c.instructorId}"`;
   let reason: string | undefined;
-  if (!c.isActive) reason = `${who} is not active`;
+  if (c.instructorId === c.sessionInstructorId) reason = `${who} is the session's own instructor`;
+  else if (!c.isActive) reason = `${who} is not active`;
   else if (c.blocked) reason = `${who} is blocked on ${c.date}`;
   else if (c.overlappingSlot) {
     const s = c.overlappingSlot;

@@ -2,7 +2,13 @@ import { assertEquals, assertStringIncludes, assertThrows } from "../../tests/_h
 import { ConflictError } from "../errors.ts";
 import { assertSubstituteAvailable } from "./substitute.ts";
 
-const free = { instructorId: "i9", date: "2026-12-01", isActive: true, blocked: false };
+const free = {
+  instructorId: "i9",
+  sessionInstructorId: "i1",
+  date: "2026-12-01",
+  isActive: true,
+  blocked: false,
+};
 
 Deno.test("assertSubstituteAvailable() accepts a free, active instructor", () => {
   assertSubstituteAvailable(free);
@@ -17,6 +23,7 @@ Deno.test("assertSubstituteAvailable() refuses a blocked, busy or inactive subst
       'session "x1"',
     ],
     [{ ...free, isActive: false }, "not active"],
+    [{ ...free, sessionInstructorId: "i9" }, "the session's own instructor"],
   ] as const;
   for (const [input, text] of cases) {
     const error = assertThrows(

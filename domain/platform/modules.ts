@@ -1,7 +1,7 @@
 /**
- * The feature modules (API §4) and which routes belong to which module. The module gate in
- * `server/middleware/module_gate.ts` only asks `moduleForPath()`; a new feature registers
- * its path prefix here and nowhere else.
+ * The feature modules (API §4) and which routes belong to which module. The module gate (the
+ * route guard in `server/route.ts`) only asks `moduleForPath()`; a new feature registers its
+ * path prefix here and nowhere else.
  */
 
 export interface ModuleDefinition {

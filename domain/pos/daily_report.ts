@@ -10,29 +10,19 @@
  * `overShort` are summed over the closed sessions only (null when none is closed), so with an
  * open session among them `overShort` ≠ `closingBalance − expectedBalance` by design.
  */
-import type { Cents } from "./money.ts";
-import { formatMoney, sumCents } from "./money.ts";
-import {
-  adjustmentEntriesToJson,
-  type AdjustmentEntry,
-  type CashAccountability,
-  type CashAccountabilityJson,
-  cashAccountabilityToJson,
-  discountEntriesToJson,
-  type DiscountEntry,
-  type DrawerReport,
-  type DrawerReportJson,
-  type DrawerSessionStatus,
-  type PaymentBreakdownRow,
-  paymentBreakdownToJson,
-  type SalesSummary,
-  type SalesSummaryJson,
-  salesSummaryToJson,
+import type { Cents } from "../money.ts";
+import { sumCents } from "../money.ts";
+import type {
+  AdjustmentEntry,
+  CashAccountability,
+  DiscountEntry,
+  DrawerReport,
+  DrawerSessionStatus,
+  PaymentBreakdownRow,
+  SalesSummary,
 } from "./drawer_report.ts";
 import { PAYMENT_METHODS, type PaymentMethod } from "./transaction_totals.ts";
-import { storeLocalDate } from "./store_time.ts";
-
-export { storeDayRange, storeLocalDate } from "./store_time.ts";
+import { storeLocalDate } from "../calendar.ts";
 
 export interface DailySessionRow {
   sessionId: string;
@@ -158,61 +148,6 @@ export function buildDailyReport(input: DailyReportInput): DailyReport {
       expectedBalance: s.cashAccountability.expectedBalance,
       closingBalance: s.cashAccountability.closingBalance,
       overShort: s.cashAccountability.overShort,
-    })),
-  };
-}
-
-export interface DailySessionRowJson {
-  sessionId: string;
-  registerId: string | null;
-  kind: "X" | "Z";
-  status: DrawerSessionStatus;
-  openedAt: string;
-  closedAt: string | null;
-  transactionCount: number;
-  total: string;
-  openingBalance: string;
-  expectedBalance: string;
-  closingBalance: string | null;
-  overShort: string | null;
-}
-
-export interface DailyReportJson {
-  locationId: string;
-  date: string;
-  generatedAt: string;
-  salesSummary: SalesSummaryJson;
-  paymentBreakdown: DrawerReportJson["paymentBreakdown"];
-  discounts: DrawerReportJson["discounts"];
-  cashAccountability: CashAccountabilityJson;
-  adjustments: DrawerReportJson["adjustments"];
-  sessions: DailySessionRowJson[];
-}
-
-/** The daily report as the API returns it. */
-export function dailyReportToJson(report: DailyReport): DailyReportJson {
-  return {
-    locationId: report.locationId,
-    date: report.date,
-    generatedAt: report.generatedAt.toISOString(),
-    salesSummary: salesSummaryToJson(report.salesSummary),
-    paymentBreakdown: paymentBreakdownToJson(report.paymentBreakdown),
-    discounts: discountEntriesToJson(report.discounts),
-    cashAccountability: cashAccountabilityToJson(report.cashAccountability),
-    adjustments: adjustmentEntriesToJson(report.adjustments),
-    sessions: report.sessions.map((s) => ({
-      sessionId: s.sessionId,
-      registerId: s.registerId,
-      kind: s.kind,
-      status: s.status,
-      openedAt: s.openedAt.toISOString(),
-      closedAt: s.closedAt ? s.closedAt.toISOString() : null,
-      transactionCount: s.transactionCount,
-      total: formatMoney(s.total),
-      openingBalance: formatMoney(s.openingBalance),
-      expectedBalance: formatMoney(s.expectedBalance),
-      closingBalance: s.closingBalance === null ? null : formatMoney(s.closingBalance),
-      overShort: s.overShort === null ? null : formatMoney(s.overShort),
     })),
   };
 }

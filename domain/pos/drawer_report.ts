@@ -1,7 +1,7 @@
 /**
  * The drawer report of API §8 (`GET /drawers/:id/report`, and the Z report frozen at close),
- * built from plain inputs. All amounts are integer cents; `drawerReportToJson()` gives the
- * wire shape (money strings, ISO timestamps).
+ * built from plain inputs. All amounts are integer cents; the wire shape (money strings, ISO
+ * timestamps) is built by `app/pos/report_json.ts`.
  *
  * Definitions (API §8):
  * - Counted transactions = `complete` transactions of type `sale` or `repair_payment`.
@@ -30,8 +30,8 @@
  * Amounts of refund transactions (lines and payouts) may be passed with either sign: their
  * magnitudes are used.
  */
-import type { Cents } from "./money.ts";
-import { formatMoney, formatPercent, sumCents } from "./money.ts";
+import type { Cents } from "../money.ts";
+import { sumCents } from "../money.ts";
 import { type OrderDiscount, PAYMENT_METHODS, type PaymentMethod } from "./transaction_totals.ts";
 import type { TransactionStatus, TransactionType } from "./transaction_status.ts";
 
@@ -293,152 +293,5 @@ export function buildDrawerReport(input: DrawerReportInput): DrawerReport {
       createdBy: a.createdBy ?? null,
       approvedBy: a.approvedBy ?? null,
     })),
-  };
-}
-
-/** The expected cash in a drawer (API §8): opening + cashSales − cashRefunds + in − out. */
-export function expectedDrawerBalance(
-  figures: Pick<
-    CashAccountability,
-    "openingBalance" | "cashSales" | "cashRefunds" | "adjustmentsIn" | "adjustmentsOut"
-  >,
-): Cents {
-  return figures.openingBalance + figures.cashSales - figures.cashRefunds +
-    figures.adjustmentsIn - figures.adjustmentsOut;
-}
-
-// ---------------------------------------------------------------------------------------
-// Wire shape (API §1.2: money as "12.34" strings, timestamps as ISO 8601 UTC)
-
-export interface SalesSummaryJson {
-  transactionCount: number;
-  grossSales: string;
-  discounts: string;
-  refunds: string;
-  netSales: string;
-  tax: string;
-  total: string;
-}
-
-export interface CashAccountabilityJson {
-  openingBalance: string;
-  cashSales: string;
-  cashRefunds: string;
-  adjustmentsIn: string;
-  adjustmentsOut: string;
-  expectedBalance: string;
-  closingBalance: string | null;
-  overShort: string | null;
-}
-
-export interface DrawerReportJson {
-  kind: "X" | "Z";
-  sessionId: string;
-  registerId: string | null;
-  locationId: string | null;
-  status: DrawerSessionStatus;
-  openedAt: string;
-  closedAt: string | null;
-  generatedAt: string;
-  salesSummary: SalesSummaryJson;
-  paymentBreakdown: { method: PaymentMethod; count: number; amount: string }[];
-  discounts: {
-    transactionId: string;
-    kind: OrderDiscount["kind"] | null;
-    value: string | null;
-    amount: string;
-  }[];
-  cashAccountability: CashAccountabilityJson;
-  adjustments: {
-    id: string;
-    direction: AdjustmentDirection;
-    amount: string;
-    reason: string;
-    createdAt: string;
-    createdBy: string | null;
-    approvedBy: string | null;
-  }[];
-}
-
-function nullableMoney(value: Cents | null): string | null {
-  return value === null ? null : formatMoney(value);
-}
-
-export function salesSummaryToJson(summary: SalesSummary): SalesSummaryJson {
-  return {
-    transactionCount: summary.transactionCount,
-    grossSales: formatMoney(summary.grossSales),
-    discounts: formatMoney(summary.discounts),
-    refunds: formatMoney(summary.refunds),
-    netSales: formatMoney(summary.netSales),
-    tax: formatMoney(summary.tax),
-    total: formatMoney(summary.total),
-  };
-}
-
-export function cashAccountabilityToJson(cash: CashAccountability): CashAccountabilityJson {
-  return {
-    openingBalance: formatMoney(cash.openingBalance),
-    cashSales: formatMoney(cash.cashSales),
-    cashRefunds: formatMoney(cash.cashRefunds),
-    adjustmentsIn: formatMoney(cash.adjustmentsIn),
-    adjustmentsOut: formatMoney(cash.adjustmentsOut),
-    expectedBalance: formatMoney(cash.expectedBalance),
-    closingBalance: nullableMoney(cash.closingBalance),
-    overShort: nullableMoney(cash.overShort),
-  };
-}
-
-export function paymentBreakdownToJson(
-  rows: readonly PaymentBreakdownRow[],
-): DrawerReportJson["paymentBreakdown"] {
-  return rows.map((r) => ({ method: r.method, count: r.count, amount: formatMoney(r.amount) }));
-}
-
-export function discountEntriesToJson(
-  entries: readonly DiscountEntry[],
-): DrawerReportJson["discounts"] {
-  return entries.map((d) => ({
-    transactionId: d.transactionId,
-    kind: d.kind,
-    value: d.value === null
-      ? null
-      : d.kind === "percent"
-      ? formatPercent(d.value)
-      : formatMoney(d.value),
-    amount: formatMoney(d.amount),
-  }));
-}
-
-export function adjustmentEntriesToJson(
-  entries: readonly AdjustmentEntry[],
-): DrawerReportJson["adjustments"] {
-  return entries.map((a) => ({
-    id: a.id,
-    direction: a.direction,
-    amount: formatMoney(a.amount),
-    reason: a.reason,
-    createdAt: a.createdAt.toISOString(),
-    createdBy: a.createdBy,
-    approvedBy: a.approvedBy,
-  }));
-}
-
-/** The report as the API returns it. */
-export function drawerReportToJson(report: DrawerReport): DrawerReportJson {
-  return {
-    kind: report.kind,
-    sessionId: report.sessionId,
-    registerId: report.registerId,
-    locationId: report.locationId,
-    status: report.status,
-    openedAt: report.openedAt.toISOString(),
-    closedAt: report.closedAt ? report.closedAt.toISOString() : null,
-    generatedAt: report.generatedAt.toISOString(),
-    salesSummary: salesSummaryToJson(report.salesSummary),
-    paymentBreakdown: paymentBreakdownToJson(report.paymentBreakdown),
-    discounts: discountEntriesToJson(report.discounts),
-    cashAccountability: cashAccountabilityToJson(report.cashAccountability),
-    adjustments: adjustmentEntriesToJson(report.adjustments),
   };
 }

@@ -9,8 +9,7 @@
  * subtotal strictly exceeds `discountApprovalThresholdPercent` (see
  * `needsDiscountOverride` in `transaction_totals.ts`).
  */
-import type { BasisPoints, Cents } from "./money.ts";
-import { needsDiscountOverride, type OrderDiscount } from "./transaction_totals.ts";
+import { PIN_CODE_PATTERN, splitPinCode } from "../auth/pin.ts";
 
 export type OverrideAction = "void" | "refund" | "discount" | "cashInOut";
 
@@ -25,7 +24,7 @@ export interface ManagerOverrideConfig {
 /**
  * Whether the request must carry a manager's override code: the config asks for it for
  * `action` and the actor does not hold `pos.override` themselves. For discounts this is the
- * config side only; combine with `discountOverrideRequired` for the threshold.
+ * config side only; `needsDiscountOverride` (transaction_totals.ts) adds the threshold.
  */
 export function overrideRequired(
   action: OverrideAction,
@@ -36,27 +35,10 @@ export function overrideRequired(
 }
 
 /**
- * Whether applying `discount` to a transaction with pre-discount `subtotalCents` needs an
- * override code: `managerOverride.discount` is on, the actor lacks `pos.override`, and the
- * discount's share exceeds the threshold.
- */
-export function discountOverrideRequired(
-  discount: OrderDiscount,
-  subtotalCents: Cents,
-  thresholdBasisPoints: BasisPoints,
-  config: ManagerOverrideConfig,
-  actorHasPosOverride: boolean,
-): boolean {
-  return overrideRequired("discount", config, actorHasPosOverride) &&
-    needsDiscountOverride(discount, subtotalCents, thresholdBasisPoints);
-}
-
-/**
  * Splits an override code into employee number and PIN (4 + 4 digits); null when it is not
  * exactly 8 digits. Looking up and verifying the approver is the use case's job; a malformed
  * code is answered like a wrong one (403 `manager_override_required`).
  */
 export function parseOverrideCode(code: string): { employeeNumber: string; pin: string } | null {
-  if (typeof code !== "string" || !/^\d{8}$/.test(code)) return null;
-  return { employeeNumber: code.slice(0, 4), pin: code.slice(4) };
+  return typeof code === "string" && PIN_CODE_PATTERN.test(code) ? splitPinCode(code) : null;
 }

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { assertEquals } from "../../tests/_helpers/assert.ts";
 import {
-  discountOverrideRequired,
   type ManagerOverrideConfig,
   type OverrideAction,
   overrideRequired,
@@ -42,19 +41,6 @@ Deno.test("overrideRequired() reads each action's own flag", () => {
       },
     ),
   );
-});
-
-Deno.test("discountOverrideRequired() also needs the discount to exceed the threshold", () => {
-  const tenPercent = 1000;
-  const small = { kind: "percent" as const, value: 1000 };
-  const large = { kind: "percent" as const, value: 1500 };
-  assertEquals(discountOverrideRequired(small, 10_000, tenPercent, ALL_ON, false), false);
-  assertEquals(discountOverrideRequired(large, 10_000, tenPercent, ALL_ON, false), true);
-  assertEquals(discountOverrideRequired(large, 10_000, tenPercent, ALL_ON, true), false);
-  assertEquals(discountOverrideRequired(large, 10_000, tenPercent, ALL_OFF, false), false);
-  const amount = { kind: "amount" as const, value: 2000 }; // 20 % of 100.00
-  assertEquals(discountOverrideRequired(amount, 10_000, tenPercent, ALL_ON, false), true);
-  assertEquals(discountOverrideRequired(amount, 10_000, 2000, ALL_ON, false), false);
 });
 
 Deno.test("parseOverrideCode() splits eight digits into employee number and PIN", () => {

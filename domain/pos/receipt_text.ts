@@ -1,8 +1,8 @@
 /**
  * Receipts (API §8 `GET /transactions/:id/receipt`): `buildReceipt()` gives the receipt's
- * content (store header, lines, totals, payments, change) with consumable lines removed,
- * `receiptToJson()` its wire shape, and `renderReceiptText()` the printable plain-text form
- * (`Accept: text/plain`), at most 40 columns per line by default.
+ * content (store header, lines, totals, payments, change) with consumable lines removed
+ * (its wire shape is built by `app/pos/receipt_json.ts`), and `renderReceiptText()` the
+ * printable plain-text form (`Accept: text/plain`), at most 40 columns per line by default.
  *
  * Text layout rules: the header is centred; a line of quantity 1 prints its description with
  * the amount on the right of its first row, other quantities print the description and then
@@ -10,11 +10,11 @@
  * to at most 3 rows, the last one ending in "..." if anything was left over; control
  * characters and runs of whitespace become one space. Amounts are right-aligned.
  */
-import type { Cents } from "./money.ts";
-import { formatMoney, sumCents } from "./money.ts";
+import type { Cents } from "../money.ts";
+import { formatMoney, sumCents } from "../money.ts";
 import type { TransactionStatus, TransactionType } from "./transaction_status.ts";
 import type { PaymentMethod } from "./transaction_totals.ts";
-import { storeLocalDateTime } from "./store_time.ts";
+import { storeLocalDateTime } from "../calendar.ts";
 
 export const RECEIPT_WIDTH = 40;
 const MAX_DESCRIPTION_ROWS = 3;
@@ -153,62 +153,6 @@ export function buildReceipt(input: ReceiptInput): Receipt {
     amountPaid,
     balanceDue: input.totals.totalCents - amountPaid,
     change: sumCents(payments.map((p) => p.change)),
-  };
-}
-
-export interface ReceiptJson {
-  store: ReceiptStore;
-  locationName: string | null;
-  transactionId: string;
-  type: TransactionType;
-  status: TransactionStatus;
-  at: string;
-  localTime: string;
-  originalTransactionId: string | null;
-  cashierName: string | null;
-  customerName: string | null;
-  lines: { description: string; quantity: number; unitPrice: string; amount: string }[];
-  subtotal: string;
-  discount: string;
-  tax: string;
-  total: string;
-  payments: {
-    method: PaymentMethod;
-    amount: string;
-    tendered: string;
-    change: string;
-    reference: string | null;
-  }[];
-  amountPaid: string;
-  balanceDue: string;
-  change: string;
-}
-
-/** The receipt JSON of `GET /transactions/:id/receipt`. */
-export function receiptToJson(receipt: Receipt): ReceiptJson {
-  return {
-    ...receipt,
-    at: receipt.at.toISOString(),
-    lines: receipt.lines.map((l) => ({
-      description: l.description,
-      quantity: l.quantity,
-      unitPrice: formatMoney(l.unitPrice),
-      amount: formatMoney(l.amount),
-    })),
-    subtotal: formatMoney(receipt.subtotal),
-    discount: formatMoney(receipt.discount),
-    tax: formatMoney(receipt.tax),
-    total: formatMoney(receipt.total),
-    payments: receipt.payments.map((p) => ({
-      method: p.method,
-      amount: formatMoney(p.amount),
-      tendered: formatMoney(p.tendered),
-      change: formatMoney(p.change),
-      reference: p.reference,
-    })),
-    amountPaid: formatMoney(receipt.amountPaid),
-    balanceDue: formatMoney(receipt.balanceDue),
-    change: formatMoney(receipt.change),
   };
 }
 

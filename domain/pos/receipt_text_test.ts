@@ -1,56 +1,11 @@
 import fc from "fast-check";
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_helpers/assert.ts";
-import {
-  buildReceipt,
-  type ReceiptInput,
-  receiptToJson,
-  renderReceiptText,
-  wrapText,
-} from "./receipt_text.ts";
+import { buildReceipt, renderReceiptText, wrapText } from "./receipt_text.ts";
+import { RECEIPT_AT, sampleReceiptInput } from "../../tests/_helpers/pos_receipt_fixtures.ts";
 import { computeTotals, PAYMENT_METHODS, preparePayment } from "./transaction_totals.ts";
 
-const AT = new Date("2026-11-21T15:04:05.000Z");
-
-function sampleInput(): ReceiptInput {
-  return {
-    store: {
-      name: "Harmony Music & Repair",
-      address: { line1: "12 Main St", city: "Springfield", state: "IL", postalCode: "62701" },
-      phone: "(217) 555-0100",
-    },
-    transaction: {
-      id: "0193a6f0-1c2b-7d4e-8f90-123456789abc",
-      type: "sale",
-      status: "complete",
-      at: AT,
-    },
-    timeZone: "America/Chicago",
-    cashierName: "Sam Lee",
-    lines: [
-      {
-        description: "Guitar strings, light gauge",
-        quantity: 2,
-        unitPriceCents: 1299,
-        isConsumable: false,
-      },
-      { description: "Setup labor", quantity: 1, unitPriceCents: 4500, isConsumable: false },
-      {
-        description: "Fret polish (shop use)",
-        quantity: 1,
-        unitPriceCents: 300,
-        isConsumable: true,
-      },
-    ],
-    totals: { subtotalCents: 7098, discountTotalCents: 710, taxTotalCents: 527, totalCents: 6915 },
-    payments: [
-      { method: "card", amountCents: 4000, reference: "VISA 4242" },
-      { method: "cash", amountCents: 2915, tenderedCents: 3000, changeCents: 85 },
-    ],
-  };
-}
-
 Deno.test("renderReceiptText() prints a 40-column receipt with totals, payments and change", () => {
-  const text = renderReceiptText(buildReceipt(sampleInput()));
+  const text = renderReceiptText(buildReceipt(sampleReceiptInput()));
   assertEquals(
     text,
     [
@@ -85,29 +40,8 @@ Deno.test("renderReceiptText() prints a 40-column receipt with totals, payments 
   );
 });
 
-Deno.test("buildReceipt() and receiptToJson() leave consumables out", () => {
-  const json = receiptToJson(buildReceipt(sampleInput()));
-  assertEquals(json.lines.map((l) => l.description), [
-    "Guitar strings, light gauge",
-    "Setup labor",
-  ]);
-  assertEquals(json.lines[0], {
-    description: "Guitar strings, light gauge",
-    quantity: 2,
-    unitPrice: "12.99",
-    amount: "25.98",
-  });
-  assertEquals([json.total, json.amountPaid, json.balanceDue, json.change], [
-    "69.15",
-    "69.15",
-    "0.00",
-    "0.85",
-  ]);
-  assertEquals(json.localTime, "2026-11-21 09:04");
-});
-
 Deno.test("renderReceiptText() wraps long descriptions and marks refunds and voids", () => {
-  const input = sampleInput();
+  const input = sampleReceiptInput();
   input.transaction = {
     ...input.transaction,
     type: "refund",
@@ -182,7 +116,7 @@ Deno.test("every receipt row fits 40 columns and no consumable is ever printed",
           : [];
         const receipt = buildReceipt({
           store: { name: storeName },
-          transaction: { id: "t", type: "sale", status: "complete", at: AT },
+          transaction: { id: "t", type: "sale", status: "complete", at: RECEIPT_AT },
           timeZone: "UTC",
           lines,
           totals,

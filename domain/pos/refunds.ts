@@ -17,7 +17,7 @@
  * All amounts here are positive magnitudes; the refund transaction stores them negated.
  */
 import { ConflictError, InvalidReferenceError, ValidationError } from "../errors.ts";
-import { assertCents, type Cents, mulDivRound, sumCents } from "./money.ts";
+import { assertCents, type Cents, mulDivRound, sumCents } from "../money.ts";
 
 /** A line of the original sale, with what was already refunded of it. */
 export interface RefundableLine {
@@ -155,28 +155,4 @@ function validateLine(line: RefundableLine): void {
   if (line.netCents < 0 || line.taxCents < 0) {
     throw new RangeError(`Line "${line.itemId}" has a negative net or tax`);
   }
-}
-
-/**
- * Applies a computed refund to the lines' running totals, so a following refund can be
- * computed from the result (handy for use cases and tests that refund in several steps).
- */
-export function applyRefund(
-  lines: readonly RefundableLine[],
-  refund: RefundComputation,
-): RefundableLine[] {
-  const byId = new Map(refund.lines.map((l) => [l.itemId, l]));
-  return lines.map((line) => {
-    const refunded = byId.get(line.itemId);
-    if (!refunded) return line;
-    const earlierUnits = line.refundedQuantity ?? 0;
-    return {
-      ...line,
-      refundedQuantity: earlierUnits + refunded.quantity,
-      refundedNetCents: (line.refundedNetCents ??
-        refundableAmount(line.netCents, earlierUnits, line.quantity)) + refunded.netCents,
-      refundedTaxCents: (line.refundedTaxCents ??
-        refundableAmount(line.taxCents, earlierUnits, line.quantity)) + refunded.taxCents,
-    };
-  });
 }

@@ -14,12 +14,10 @@
  * Every refused move is a ConflictError `invalid_transition` (409), except the balance rule.
  */
 import { ConflictError } from "../errors.ts";
-import type { Cents } from "./money.ts";
+import type { Cents } from "../money.ts";
 
 export type TransactionType = "sale" | "repair_payment" | "refund";
 export type TransactionStatus = "pending" | "complete" | "voided";
-
-export type TransactionAction = "edit" | "complete" | "void" | "refund";
 
 export interface TransactionState {
   id?: string;
@@ -77,36 +75,4 @@ export function assertCanRefund(tx: TransactionState): void {
     throw new ConflictError("invalid_transition", "A refund cannot itself be refunded");
   }
   if (tx.status !== "complete") refuse(tx, "refund");
-}
-
-/** Whether `action` is allowed now (the boolean form of the asserts above). */
-export function canPerform(
-  action: TransactionAction,
-  tx: TransactionState & { balanceDueCents?: Cents; drawerSessionOpen?: boolean },
-): boolean {
-  try {
-    switch (action) {
-      case "edit":
-        assertEditable(tx);
-        break;
-      case "complete":
-        assertCanComplete({ ...tx, balanceDueCents: tx.balanceDueCents ?? 0 });
-        break;
-      case "void":
-        assertCanVoid({ ...tx, drawerSessionOpen: tx.drawerSessionOpen ?? false });
-        break;
-      case "refund":
-        assertCanRefund(tx);
-        break;
-    }
-    return true;
-  } catch (error) {
-    if (error instanceof ConflictError) return false;
-    throw error;
-  }
-}
-
-/** The status after a successful `complete` or `void`. */
-export function nextStatus(action: "complete" | "void"): TransactionStatus {
-  return action === "complete" ? "complete" : "voided";
 }

@@ -1,6 +1,6 @@
 /**
  * Totals, discounts, tax and payments of a point-of-sale transaction (API §8), all in integer
- * cents (see `money.ts` for the rounding rule).
+ * cents (see `../money.ts` for the rounding rule).
  *
  * How a transaction is totalled (`computeTotals`):
  * 1. `gross` of a line = quantity × unit price.
@@ -33,7 +33,7 @@ import {
   parsePercent,
   percentOf,
   sumCents,
-} from "./money.ts";
+} from "../money.ts";
 
 export type LineKind = "sale" | "labor" | "part";
 export type TaxCategory = "goods" | "service";
@@ -268,27 +268,6 @@ export function needsDiscountOverride(
 
 // ---------------------------------------------------------------------------------------
 // Payments
-
-/** A payment as recorded (amount applied to the balance; change handed back for cash). */
-export interface PaymentLike {
-  amountCents: Cents;
-}
-
-export interface PaymentSummary {
-  amountPaidCents: Cents;
-  /** total − amountPaid. Negative only if lines were removed after payments were taken. */
-  balanceDueCents: Cents;
-}
-
-/** `amountPaid` and `balanceDue` of a transaction. */
-export function paymentSummary(
-  totalCents: Cents,
-  payments: readonly PaymentLike[],
-): PaymentSummary {
-  assertCents(totalCents, "total");
-  const paid = sumCents(payments.map((p) => p.amountCents));
-  return { amountPaidCents: paid, balanceDueCents: totalCents - paid };
-}
 
 export interface PaymentRequest {
   method: PaymentMethod;

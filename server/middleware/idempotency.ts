@@ -10,13 +10,12 @@ import type { Context, MiddlewareHandler } from "hono";
 import { BadInputError, ConflictError } from "../../domain/errors.ts";
 import type { AppDeps } from "../../app/deps.ts";
 import {
-  claimIdempotencyKey,
-  findIdempotencyKey,
-  IDEMPOTENCY_TTL_HOURS,
-  releaseIdempotencyKey,
-  saveIdempotentResponse,
-  type StoredResponse,
-} from "../../app/platform/idempotency_repo.ts";
+  claimKey,
+  findStoredResponse,
+  releaseKey,
+  saveResponse,
+} from "../../app/platform/idempotency.ts";
+import type { StoredResponse } from "../../app/platform/idempotency_repo.ts";
 import type { AppEnv } from "../context.ts";
 import { authenticate } from "../route.ts";
 
@@ -65,19 +64,11 @@ export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const prefix = new TextEncoder().encode(`${c.req.method} ${c.req.path}\n`);
     const requestHash = await sha256Hex(new Uint8Array([...prefix, ...body]));
 
-    const claim = () =>
-      claimIdempotencyKey(
-        deps.db,
-        scope,
-        key,
-        requestHash,
-        deps.clock.now(),
-        IDEMPOTENCY_TTL_HOURS,
-      );
+    const claim = () => claimKey(deps, scope, key, requestHash);
     const deadline = Date.now() + WAIT_FOR_FIRST_MS;
     let claimed = await claim();
     while (!claimed) {
-      const stored = await findIdempotencyKey(deps.db, scope, key);
+      const stored = await findStoredResponse(deps, scope, key);
       if (!stored) {
         // The first attempt failed and released the key: this one may run now.
         claimed = await claim();
@@ -102,15 +93,15 @@ export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
     try {
       await next();
     } catch (error) {
-      await releaseIdempotencyKey(deps.db, scope, key).catch(() => {});
+      await releaseKey(deps, scope, key).catch(() => {});
       throw error;
     }
     if (c.res.status >= 500) {
-      await releaseIdempotencyKey(deps.db, scope, key).catch(() => {});
+      await releaseKey(deps, scope, key).catch(() => {});
       return;
     }
     const responseBody = await c.res.clone().text();
-    await saveIdempotentResponse(deps.db, scope, key, {
+    await saveResponse(deps, scope, key, {
       status: c.res.status,
       body: responseBody,
       contentType: c.res.headers.get("Content-Type"),

@@ -4,17 +4,17 @@
  * query string, which may hold a signed-URL signature), status, duration and user id.
  */
 import type { MiddlewareHandler } from "hono";
-import { uuidv7 } from "../../app/ids.ts";
-import type { Logger } from "../../app/logger.ts";
+import type { AppDeps } from "../../app/deps.ts";
 import type { AppEnv } from "../context.ts";
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
+export function requestContext(deps: Pick<AppDeps, "ids" | "logger">): MiddlewareHandler<AppEnv> {
+  const { ids, logger } = deps;
   return async (c, next) => {
     const started = performance.now();
     const offered = c.req.header("X-Request-Id");
-    const requestId = offered && CLIENT_REQUEST_ID.test(offered) ? offered : uuidv7();
+    const requestId = offered && CLIENT_REQUEST_ID.test(offered) ? offered : ids.uuid();
     c.set("requestId", requestId);
     c.set("actor", undefined);
     await next();

@@ -35,8 +35,7 @@ import {
   requestPasswordReset,
   resetPassword,
 } from "../../app/auth/password_reset.ts";
-import { limitAuthRequest } from "../../app/auth/rate_limit.ts";
-import { auditActor } from "../../app/audit/audit_repo.ts";
+import { createAuthRateLimiter } from "../../app/auth/rate_limit.ts";
 import type { AppEnv } from "../context.ts";
 import { clientIp } from "../middleware/client_ip.ts";
 import { ApiRouter } from "../route.ts";
@@ -51,8 +50,9 @@ const RATE_LIMITED_PATHS = [
 ];
 
 function authRateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  const limiter = createAuthRateLimiter(deps);
   return async (c, next) => {
-    if (c.req.method === "POST") await limitAuthRequest(deps, clientIp(c, deps.config.trustProxy));
+    if (c.req.method === "POST") await limiter.limit(clientIp(c, deps.config.trustProxy));
     await next();
   };
 }
@@ -162,7 +162,7 @@ export function authRoutes(deps: AppDeps): ApiRouter {
         responses: { 201: { description: "The link", schema: resetLinkSchema } },
       },
       async (c, { params, actor }) =>
-        c.json(await createAdminResetLink(deps, auditActor(actor), params.userId), 201),
+        c.json(await createAdminResetLink(deps, actor, params.userId), 201),
     )
     .route({
       method: "post",

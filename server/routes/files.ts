@@ -152,7 +152,7 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
         }
       }
       const parsed = parseServePath(rawServePath(c.req.url));
-      if (!parsed) throw new NotFoundError("No such file");
+      if (!parsed) throw new NotFoundError("not_found", "No such file");
       if (
         signed &&
         !(await verifyFileSignature(
@@ -213,12 +213,11 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
       if (file.size > limits.maxBytes) {
         throw new PayloadTooLargeError(`The file is larger than ${limits.maxBytes} bytes`);
       }
-      const stored = await uploadFile(deps, {
+      const stored = await uploadFile(deps, actor, {
         entityType: parsed.data.entityType,
         entityId: parsed.data.entityId,
         category: parsed.data.category ?? null,
         content: new Uint8Array(await file.arrayBuffer()),
-        uploadedBy: actor.userId,
       });
       return c.json(stored, 201);
     })

@@ -1,7 +1,6 @@
 /** Health, store settings, locations, runtime config and modules (API §4, §15). */
 import { z } from "zod";
 import type { AppDeps } from "../../app/deps.ts";
-import { NotFoundError } from "../../domain/errors.ts";
 import {
   dataResponse,
   idParams,
@@ -21,26 +20,20 @@ import {
   updateModuleBody,
   updateStoreBody,
 } from "../../app/platform/platform_schemas.ts";
+import { checkDatabase } from "../../app/platform/health.ts";
 import {
-  findLocation,
-  findStore,
-  insertLocation,
-  listLocations,
-  listModules,
-  pingDatabase,
+  createLocation,
+  deleteLocation,
+  requireLocation,
   updateLocation,
-} from "../../app/platform/platform_repo.ts";
-import {
-  getRuntimeConfig,
-  removeLocation,
-  setModuleEnabled,
-  updateRuntimeConfig,
-  updateStoreSettings,
-} from "../../app/platform/settings.ts";
-import { auditActor } from "../../app/audit/audit_repo.ts";
+} from "../../app/platform/locations.ts";
+import { listLocations } from "../../app/platform/locations_repo.ts";
+import { setModuleEnabled } from "../../app/platform/modules.ts";
+import { listModules } from "../../app/platform/modules_repo.ts";
+import { getRuntimeConfig, updateRuntimeConfig } from "../../app/platform/settings.ts";
+import { updateStoreSettings } from "../../app/platform/store.ts";
+import { findStore } from "../../app/platform/store_repo.ts";
 import { ApiRouter } from "../route.ts";
-
-const HEALTH_TIMEOUT_MS = 3000;
 
 export function healthRoutes(deps: AppDeps): ApiRouter {
   return new ApiRouter(deps, "/health", "Health").route({
@@ -53,11 +46,7 @@ export function healthRoutes(deps: AppDeps): ApiRouter {
       503: { description: "The database cannot be reached", schema: healthSchema },
     },
   }, async (c) => {
-    const reachable = await Promise.race([
-      pingDatabase(deps.db).then(() => true, () => false),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), HEALTH_TIMEOUT_MS)),
-    ]);
-    if (!reachable) {
+    if (!(await checkDatabase(deps.db))) {
       c.header("Retry-After", "5");
       return c.json({ status: "unavailable", database: "unreachable" }, 503);
     }
@@ -115,18 +104,7 @@ export function locationRoutes(deps: AppDeps): ApiRouter {
       access: "settings.edit",
       body: createLocationBody,
       responses: { 201: { description: "The new location", schema: locationSchema } },
-    }, async (c, { body }) =>
-      c.json(
-        await insertLocation(deps.db, {
-          id: deps.ids.uuid(),
-          name: body.name,
-          address: body.address ?? null,
-          phone: body.phone ?? null,
-          isActive: body.isActive ?? true,
-          now: deps.clock.now(),
-        }),
-        201,
-      ))
+    }, async (c, { body, actor }) => c.json(await createLocation(deps, actor, body), 201))
     .route({
       method: "get",
       path: "/:id",
@@ -134,24 +112,20 @@ export function locationRoutes(deps: AppDeps): ApiRouter {
       access: "settings.view",
       params: idParams,
       responses: { 200: { description: "The location", schema: locationSchema } },
-    }, async (c, { params }) => {
-      const location = await findLocation(deps.db, params.id);
-      if (!location) throw new NotFoundError(`Location "${params.id}" does not exist`);
-      return c.json(location);
-    })
-    .route({
-      method: "patch",
-      path: "/:id",
-      summary: "Update a location",
-      access: "settings.edit",
-      params: idParams,
-      body: updateLocationBody,
-      responses: { 200: { description: "The updated location", schema: locationSchema } },
-    }, async (c, { params, body }) => {
-      const location = await updateLocation(deps.db, params.id, body, deps.clock.now());
-      if (!location) throw new NotFoundError(`Location "${params.id}" does not exist`);
-      return c.json(location);
-    })
+    }, async (c, { params }) => c.json(await requireLocation(deps.db, params.id)))
+    .route(
+      {
+        method: "patch",
+        path: "/:id",
+        summary: "Update a location",
+        access: "settings.edit",
+        params: idParams,
+        body: updateLocationBody,
+        responses: { 200: { description: "The updated location", schema: locationSchema } },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await updateLocation(deps, actor, params.id, body)),
+    )
     .route({
       method: "delete",
       path: "/:id",
@@ -162,8 +136,8 @@ export function locationRoutes(deps: AppDeps): ApiRouter {
       access: "settings.edit",
       params: idParams,
       responses: { 204: { description: "Deleted" } },
-    }, async (c, { params }) => {
-      await removeLocation(deps, params.id);
+    }, async (c, { params, actor }) => {
+      await deleteLocation(deps, actor, params.id);
       return c.body(null, 204);
     });
 }
@@ -192,7 +166,7 @@ export function configRoutes(deps: AppDeps): ApiRouter {
       body: updateConfigBody,
       responses: { 200: { description: "The new configuration", schema: configSchema } },
     }, async (c, { body, actor }) => {
-      return c.json(await updateRuntimeConfig(deps, body, auditActor(actor)));
+      return c.json(await updateRuntimeConfig(deps, actor, body));
     });
 }
 
@@ -219,6 +193,6 @@ export function moduleRoutes(deps: AppDeps): ApiRouter {
         responses: { 200: { description: "The module", schema: moduleSchema } },
       },
       async (c, { params, body, actor }) =>
-        c.json(await setModuleEnabled(deps, params.slug, body.enabled, auditActor(actor))),
+        c.json(await setModuleEnabled(deps, actor, params.slug, body.enabled)),
     );
 }

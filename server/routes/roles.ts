@@ -8,9 +8,8 @@ import {
   roleSchema,
   updateRoleBody,
 } from "../../app/auth/auth_schemas.ts";
-import { listAllRoles, listRoles } from "../../app/auth/auth_repo.ts";
-import { createRole, deleteRole, getRole, updateRole } from "../../app/auth/roles.ts";
-import { auditActor } from "../../app/audit/audit_repo.ts";
+import { listAllRoles, listRoles } from "../../app/auth/roles_repo.ts";
+import { createRole, deleteRole, requireRole, updateRole } from "../../app/auth/roles.ts";
 import { PERMISSIONS } from "../../domain/auth/permissions.ts";
 import { ApiRouter } from "../route.ts";
 
@@ -39,7 +38,7 @@ export function roleRoutes(deps: AppDeps): ApiRouter {
       access: "users.view",
       params: idParams,
       responses: { 200: { description: "The role", schema: roleSchema } },
-    }, async (c, { params }) => c.json(await getRole(deps, params.id)))
+    }, async (c, { params }) => c.json(await requireRole(deps.db, params.id)))
     .route({
       method: "post",
       path: "/",
@@ -50,7 +49,7 @@ export function roleRoutes(deps: AppDeps): ApiRouter {
       fullLogin: true,
       body: createRoleBody,
       responses: { 201: { description: "The new role", schema: roleSchema } },
-    }, async (c, { body, actor }) => c.json(await createRole(deps, auditActor(actor), body), 201))
+    }, async (c, { body, actor }) => c.json(await createRole(deps, actor, body), 201))
     .route(
       {
         method: "patch",
@@ -65,8 +64,7 @@ export function roleRoutes(deps: AppDeps): ApiRouter {
         body: updateRoleBody,
         responses: { 200: { description: "The updated role", schema: roleSchema } },
       },
-      async (c, { params, body, actor }) =>
-        c.json(await updateRole(deps, auditActor(actor), params.id, body)),
+      async (c, { params, body, actor }) => c.json(await updateRole(deps, actor, params.id, body)),
     )
     .route({
       method: "delete",
@@ -78,7 +76,7 @@ export function roleRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       responses: { 204: { description: "Deleted" } },
     }, async (c, { params, actor }) => {
-      await deleteRole(deps, auditActor(actor), params.id);
+      await deleteRole(deps, actor, params.id);
       return c.body(null, 204);
     });
 }

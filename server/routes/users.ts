@@ -12,17 +12,9 @@ import {
   userSchema,
   userStatusBody,
 } from "../../app/auth/auth_schemas.ts";
-import {
-  assignRole,
-  createStaffUser,
-  getUser,
-  removeRole,
-  rolesOfUser,
-  searchUsers,
-  setUserStatus,
-  updateUser,
-} from "../../app/auth/users.ts";
-import { auditActor } from "../../app/audit/audit_repo.ts";
+import { createStaffUser, requireUser, setUserStatus, updateUser } from "../../app/auth/users.ts";
+import { assignRole, removeRole, rolesOfUser } from "../../app/auth/user_roles.ts";
+import { listUsers } from "../../app/auth/users_repo.ts";
 import { z } from "zod";
 import { ApiRouter } from "../route.ts";
 
@@ -38,7 +30,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
       fullLogin: true,
       query: userListQuery,
       responses: { 200: { description: "A page of users", schema: listResponse(userSchema) } },
-    }, async (c, { query }) => c.json(await searchUsers(deps, query)))
+    }, async (c, { query }) => c.json(await listUsers(deps.db, query)))
     .route(
       {
         method: "post",
@@ -57,8 +49,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
           },
         },
       },
-      async (c, { body, actor }) =>
-        c.json(await createStaffUser(deps, auditActor(actor), body), 201),
+      async (c, { body, actor }) => c.json(await createStaffUser(deps, actor, body), 201),
     )
     .route({
       method: "get",
@@ -68,7 +59,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
       fullLogin: true,
       params: idParams,
       responses: { 200: { description: "The user", schema: userSchema } },
-    }, async (c, { params }) => c.json(await getUser(deps, params.id)))
+    }, async (c, { params }) => c.json(await requireUser(deps.db, params.id)))
     .route(
       {
         method: "patch",
@@ -80,8 +71,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
         body: updateUserBody,
         responses: { 200: { description: "The updated user", schema: userSchema } },
       },
-      async (c, { params, body, actor }) =>
-        c.json(await updateUser(deps, auditActor(actor), params.id, body)),
+      async (c, { params, body, actor }) => c.json(await updateUser(deps, actor, params.id, body)),
     )
     .route(
       {
@@ -97,7 +87,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
         responses: { 200: { description: "The user", schema: userSchema } },
       },
       async (c, { params, body, actor }) =>
-        c.json(await setUserStatus(deps, auditActor(actor), params.id, body.isActive)),
+        c.json(await setUserStatus(deps, actor, params.id, body.isActive)),
     )
     .route({
       method: "get",
@@ -122,7 +112,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
         responses: { 201: { description: "The assigned role", schema: roleSummarySchema } },
       },
       async (c, { params, body, actor }) =>
-        c.json(await assignRole(deps, auditActor(actor), params.id, body.roleId), 201),
+        c.json(await assignRole(deps, actor, params.id, body.roleId), 201),
     )
     .route({
       method: "delete",
@@ -133,7 +123,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
       params: userRoleParams,
       responses: { 204: { description: "Removed" } },
     }, async (c, { params, actor }) => {
-      await removeRole(deps, auditActor(actor), params.id, params.roleId);
+      await removeRole(deps, actor, params.id, params.roleId);
       return c.body(null, 204);
     });
 }

@@ -4,9 +4,11 @@
  */
 import type { Hono } from "hono";
 import { type AppConfig, loadConfig } from "../../app/config.ts";
-import { type AppDeps, createDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../../app/deps.ts";
+import { createDeps } from "../../app/create_deps.ts";
 import type { Clock, Ids } from "../../app/ids.ts";
 import { createMemoryLogger } from "../../app/logger.ts";
+import type { RepairTicketPort } from "../../app/pos/repair_ticket_port.ts";
 import type { Permission } from "../../domain/auth/permissions.ts";
 import type { AppEnv } from "../../server/context.ts";
 import { createAppWithRoutes } from "../../server/app.ts";
@@ -26,6 +28,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   clock?: Clock;
   ids?: Ids;
+  /** A fake of the repairs feature's port to the POS. */
+  repairTickets?: RepairTicketPort;
   /** Routers mounted besides the product's own (to test cross-cutting middleware). */
   extraRouters?: ReadonlyArray<(deps: AppDeps) => ApiRouter>;
 }
@@ -52,6 +56,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger,
     clock: options.clock,
     ids: options.ids,
+    repairTickets: options.repairTickets,
   });
   const { app, routes } = createAppWithRoutes(deps, options.extraRouters);
   return {

@@ -7,7 +7,7 @@ import {
   type TestUser,
 } from "../_helpers/test_app.ts";
 import { withTestApp } from "../_helpers/suite.ts";
-import { recordAudit } from "../../app/audit/audit_repo.ts";
+import { audit } from "../../app/audit/audit.ts";
 
 let t: TestApp;
 let auditor: TestUser;
@@ -27,7 +27,11 @@ withTestApp(async (app) => {
   for (const [key, event] of Object.entries(events)) {
     const id = t.deps.ids.uuid();
     ids[key] = id;
-    await recordAudit(t.deps.db, { actorId: null, ...event }, { id, at: new Date(at) });
+    const when = new Date(at);
+    await audit({ ids: { uuid: () => id }, clock: { now: () => when } }, t.deps.db, {
+      userId: null,
+      email: event.actorEmail,
+    }, { action: event.action, entityType: event.entityType });
     at += 60_000;
   }
 });

@@ -1,6 +1,4 @@
-/** Helpers of the identity tests: register/login through the API, read the outbox. */
-import { decryptBody } from "../../app/email/outbox.ts";
-import { listOutbox } from "../../app/email/outbox_repo.ts";
+/** Helpers of the identity tests: register/login through the API, tokens from mails, clocks. */
 import { assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
 
@@ -32,10 +30,10 @@ export async function registerAndLogin(
   };
 }
 
-/** The decrypted bodies of the outbox messages to `email`, oldest first. */
-export async function mailsTo(t: TestApp, email: string): Promise<string[]> {
-  const rows = await listOutbox(t.deps.db, { toAddress: email });
-  return await Promise.all(rows.map((r) => decryptBody(t.deps.config, r.bodyEncrypted!)));
+/** A role by its slug, through `GET /roles/all` (the token needs users.view). */
+export async function roleBySlug(t: TestApp, token: string, slug: string) {
+  const all = await api(t.app, "GET", "/v1/roles/all", { token });
+  return all.body.data.find((r: { slug: string }) => r.slug === slug);
 }
 
 export function tokenFromMail(body: string): string {

@@ -7,7 +7,7 @@ import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, createUserWithPermissions, type TestApp } from "../_helpers/test_app.ts";
 import { withTestApp } from "../_helpers/suite.ts";
 import { openDatabase } from "../../app/db/connect.ts";
-import { createDeps } from "../../app/deps.ts";
+import { createDeps } from "../../app/create_deps.ts";
 import { createMemoryLogger } from "../../app/logger.ts";
 import { createActorCache, listenForIdentityChanges } from "../../app/auth/actor_cache.ts";
 import { createAppWithRoutes } from "../../server/app.ts";

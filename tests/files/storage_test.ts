@@ -1,5 +1,6 @@
 import { assertEquals, assertRejects } from "../_helpers/assert.ts";
 import { createLocalFileStorage } from "../../app/files/storage.ts";
+import { systemIds } from "../../app/ids.ts";
 
 function streamOf(text: string): ReadableStream<Uint8Array> {
   return new Blob([text]).stream();
@@ -8,7 +9,7 @@ function streamOf(text: string): ReadableStream<Uint8Array> {
 Deno.test("local storage puts, gets and deletes bytes under its root", async () => {
   const root = await Deno.makeTempDir({ prefix: "files-storage-" });
   try {
-    const storage = createLocalFileStorage(root);
+    const storage = createLocalFileStorage(root, systemIds);
     const size = await storage.put(
       "member/0196a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.png",
       streamOf("hello"),
@@ -28,7 +29,7 @@ Deno.test("local storage puts, gets and deletes bytes under its root", async () 
 Deno.test("local storage refuses keys that could leave its root", async () => {
   const root = await Deno.makeTempDir({ prefix: "files-storage-" });
   try {
-    const storage = createLocalFileStorage(root);
+    const storage = createLocalFileStorage(root, systemIds);
     for (
       const key of ["../x.png", "/etc/passwd.txt", "a/../../x.png", "a\\..\\x.png", "a/./x.png", ""]
     ) {

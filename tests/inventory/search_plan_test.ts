@@ -3,7 +3,7 @@
  * query with `q` (alone and with the point-of-sale filter) is planned with
  * products_search_trgm_idx and without a sequential scan.
  */
-import { listProducts } from "../../app/inventory/inventory_repo.ts";
+import { listProducts } from "../../app/inventory/products_repo.ts";
 import { productListQuery } from "../../app/inventory/inventory_schemas.ts";
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { customPlan, onPostgres, withPlanDatabase } from "../_helpers/query_plans.ts";

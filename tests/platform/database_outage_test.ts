@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { openDatabase } from "../../app/db/connect.ts";
-import { createDeps } from "../../app/deps.ts";
+import { createDeps } from "../../app/create_deps.ts";
 import { createMemoryLogger } from "../../app/logger.ts";
 import { createApp } from "../../server/app.ts";
 import { createTestDatabase, testServerUrl } from "../_helpers/test_db.ts";

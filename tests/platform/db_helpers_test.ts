@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { assert, assertEquals, assertRejects, assertThrows } from "../_helpers/assert.ts";
 import { UnavailableError } from "../../domain/errors.ts";
-import { fromDatabaseError } from "../../server/errors.ts";
+import { translateDatabaseError } from "../../app/db/db_errors.ts";
 import { isoString } from "../../app/db/rows.ts";
 import { ConnectionSlots } from "../../app/db/connection_slots.ts";
 
@@ -60,7 +60,7 @@ Deno.test("connection slots: a waiter gives up after the timeout with POOL_TIMEO
 });
 
 Deno.test("a connection wait that timed out is answered 503 unavailable", () => {
-  const error = fromDatabaseError(Object.assign(new Error("x"), { code: "POOL_TIMEOUT" }));
+  const error = translateDatabaseError(Object.assign(new Error("x"), { code: "POOL_TIMEOUT" }));
   assert(error instanceof UnavailableError, String(error));
 });
 

@@ -6,7 +6,7 @@
 import { assertEquals } from "../_helpers/assert.ts";
 import type { AppDeps } from "../../app/deps.ts";
 import { ApiRouter } from "../../server/route.ts";
-import { setModuleLicensed } from "../../app/platform/settings.ts";
+import { setModuleLicensed } from "../../app/platform/modules.ts";
 import {
   api,
   createUserWithPermissions,

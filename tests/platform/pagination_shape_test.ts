@@ -5,7 +5,7 @@ import {
   listProducts,
   PRODUCT_SORT_COLUMNS,
   productListQuery,
-} from "../../app/inventory/inventory_repo.ts";
+} from "../../app/inventory/products_repo.ts";
 import { productListQuery as productListSchema } from "../../app/inventory/inventory_schemas.ts";
 import { listAccounts } from "../../app/accounts/accounts_repo.ts";
 import { accountListQuery as accountListSchema } from "../../app/accounts/account_schemas.ts";

@@ -1,5 +1,10 @@
-import { assert, assertEquals } from "../_helpers/assert.ts";
-import { api, createTestApp, type TestApp } from "../_helpers/test_app.ts";
+import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
+import {
+  api,
+  createTestApp,
+  createUserWithPermissions,
+  type TestApp,
+} from "../_helpers/test_app.ts";
 import {
   makeLocation,
   makeRegister,
@@ -7,6 +12,7 @@ import {
   openDrawer,
   type PosUsers,
   posUsers,
+  setPin,
 } from "./_fixtures.ts";
 
 let t: TestApp;
@@ -236,6 +242,34 @@ Deno.test("cash adjustments need a manager override code unless the cashier hold
   assertEquals(listed.status, 200);
   assertEquals(listed.body.data.length, 2);
   assertEquals(listed.body.pagination.total, 2);
+});
+
+Deno.test("wrong override codes count as wrong PINs: five lock the code and PIN login alike", async () => {
+  const manager = await createUserWithPermissions(t, ["pos.edit", "pos.override"]);
+  await setPin(t, manager.id, MANAGER_PIN);
+  const register = await makeRegister(t, u, await makeLocation(t));
+  const session = await openDrawer(t, u, register.id);
+  const path = `/v1/drawers/${session.id}/adjustments`;
+  const body = { direction: "out", amount: "1.00", reason: "Stamps" };
+  for (let i = 0; i < 5; i++) {
+    const wrong = await api(t.app, "POST", path, {
+      token: u.cashier.token,
+      body: { ...body, override: { code: `${manager.employeeNumber}000${i}` } },
+    });
+    assertEquals(wrong.status, 403);
+    assertEquals(wrong.body.detail, "The override code is not valid");
+  }
+  const locked = await api(t.app, "POST", path, {
+    token: u.cashier.token,
+    body: { ...body, override: { code: `${manager.employeeNumber}${MANAGER_PIN}` } },
+  });
+  assertEquals(locked.status, 403);
+  assertEquals(locked.body.code, "manager_override_required");
+  assertStringIncludes(locked.body.detail, "Too many wrong PINs");
+  const login = await api(t.app, "POST", "/v1/auth/pin-login", {
+    body: { code: `${manager.employeeNumber}${MANAGER_PIN}` },
+  });
+  assertEquals(login.status, 429);
 });
 
 Deno.test("two concurrent opens of one register: exactly one succeeds", async () => {

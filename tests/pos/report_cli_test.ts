@@ -3,9 +3,9 @@ import { assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import { prepareDataDir, removeDir, runOps } from "../_helpers/processes.ts";
 import { testConfig } from "../_helpers/test_app.ts";
 import { openDatabase } from "../../app/db/connect.ts";
-import { createDeps } from "../../app/deps.ts";
+import { createDeps } from "../../app/create_deps.ts";
 import { createMemoryLogger } from "../../app/logger.ts";
-import type { Actor } from "../../app/auth/actor.ts";
+import type { Actor } from "../../app/actor.ts";
 import { createRegister } from "../../app/pos/registers.ts";
 import { closeDrawer, openDrawer } from "../../app/pos/drawers.ts";
 import { createTransaction } from "../../app/pos/transactions.ts";
@@ -32,7 +32,7 @@ Deno.test.beforeAll(async () => {
     const actor: Actor = {
       userId: user.id,
       email: user.email,
-      tokenType: "access",
+      kind: "access",
       permissions: new Set(["pos.admin", "pos.override"]),
     };
     const locationId = deps.ids.uuid();

@@ -1,9 +1,6 @@
 import { assertEquals } from "../_helpers/assert.ts";
 import { api, createTestApp, type TestApp } from "../_helpers/test_app.ts";
-import {
-  registerRepairTicketPort,
-  type RepairTicketPort,
-} from "../../app/pos/repair_ticket_port.ts";
+import type { RepairTicketPort } from "../../app/pos/repair_ticket_port.ts";
 import {
   createSale,
   makeLocation,
@@ -23,14 +20,12 @@ Deno.test.beforeAll(async () => {
   u = await posUsers(t);
 });
 Deno.test.afterAll(async () => {
-  registerRepairTicketPort(undefined);
   await t.close();
 });
 
 // ---------------------------------------------------------------- repair payments
 
 Deno.test("without the repairs feature a repair_payment is refused as invalid_reference", async () => {
-  registerRepairTicketPort(undefined);
   const locationId = await makeLocation(t);
   const res = await api(t.app, "POST", "/v1/transactions", {
     token: u.cashier.token,
@@ -69,11 +64,12 @@ Deno.test("with a registered repair-ticket port, completing a repair_payment mov
       return Promise.resolve();
     },
   };
-  registerRepairTicketPort(fake);
+  const withRepairs = await createTestApp({ repairTickets: fake });
   try {
-    const { locationId } = await storeWithDrawer(t, u);
-    const cancelled = await api(t.app, "POST", "/v1/transactions", {
-      token: u.cashier.token,
+    const users = await posUsers(withRepairs);
+    const { locationId } = await storeWithDrawer(withRepairs, users);
+    const cancelled = await api(withRepairs.app, "POST", "/v1/transactions", {
+      token: users.cashier.token,
       body: {
         locationId,
         type: "repair_payment",
@@ -84,18 +80,21 @@ Deno.test("with a registered repair-ticket port, completing a repair_payment mov
     assertEquals(cancelled.status, 409);
     assertEquals(cancelled.body.code, "invalid_transition");
 
-    const tx = await createSale(t, u.cashier.token, locationId, [
+    const tx = await createSale(withRepairs, users.cashier.token, locationId, [
       { kind: "labor", description: "Bow rehair", quantity: 1, unitPrice: "45.00" },
       { kind: "part", description: "Hair", quantity: 1, unitPrice: "5.00" },
     ], { type: "repair_payment", repairTicketId: "0190f000-0000-7000-8000-000000000001" });
     assertEquals(tx.type, "repair_payment");
     assertEquals(tx.items[0].taxCategory, "service");
     assertEquals(tx.items[1].taxCategory, "goods");
-    const done = await payAndComplete(t, u.cashier.token, tx);
+    const done = await payAndComplete(withRepairs, users.cashier.token, tx);
     assertEquals(done.status, "complete");
-    assertEquals(pickedUp, [{ id: "0190f000-0000-7000-8000-000000000001", actorId: u.cashier.id }]);
+    assertEquals(pickedUp, [{
+      id: "0190f000-0000-7000-8000-000000000001",
+      actorId: users.cashier.id,
+    }]);
   } finally {
-    registerRepairTicketPort(undefined);
+    await withRepairs.close();
   }
 });
 

@@ -1,0 +1,53 @@
+/**
+ * The composition root: builds `AppDeps` once and fills in every extension point from the
+ * feature that provides it (a line per provider). The only file of `app/` that may import
+ * every feature.
+ */
+import { findIdentifier } from "./accounts/identifiers_repo.ts";
+import { findMemberAccountId } from "./accounts/members_repo.ts";
+import { createActorCache } from "./auth/actor_cache.ts";
+import { hasUser } from "./auth/users_repo.ts";
+import { createTokenSigner, signingSecret } from "./auth/tokens.ts";
+import type { AppDeps, DepsInput } from "./deps.ts";
+import { APP_VERSION } from "./deps.ts";
+import type { FileOwners } from "./files/file_owners.ts";
+import { createOutboxCipher } from "./email/outbox_cipher.ts";
+import { createLocalFileStorage } from "./files/storage.ts";
+import { systemClock, systemIds } from "./ids.ts";
+import { findProduct } from "./inventory/products_repo.ts";
+import { createModuleCache } from "./platform/module_cache.ts";
+
+/** Record kinds that own files, each checked by the feature that owns the record. */
+const FILE_OWNERS: FileOwners = {
+  user: (db, id) => hasUser(db, id),
+  member: async (db, id) => (await findMemberAccountId(db, id)) !== undefined,
+  member_identifier: async (db, id) => (await findIdentifier(db, id)) !== undefined,
+  product: async (db, id) => (await findProduct(db, id)) !== undefined,
+};
+
+export function createDeps(input: DepsInput): AppDeps {
+  const clock = input.clock ?? systemClock;
+  const ids = input.ids ?? systemIds;
+  if (!input.config.jwtSecret && input.config.env !== "test") {
+    input.logger.warn(
+      "JWT_SECRET is not set: using a random per-process secret (development only)",
+    );
+  }
+  return {
+    config: input.config,
+    db: input.db,
+    dbKind: input.dbKind,
+    clock,
+    ids,
+    logger: input.logger,
+    tokens: createTokenSigner(signingSecret(input.config.jwtSecret), ids),
+    modules: createModuleCache(input.db, clock),
+    actors: createActorCache(input.db),
+    outboxCipher: createOutboxCipher(input.config.jwtSecret),
+    files: input.files ?? createLocalFileStorage(input.config.filesDir, ids),
+    fileOwners: FILE_OWNERS,
+    repairTickets: input.repairTickets,
+    startedAt: clock.now(),
+    version: APP_VERSION,
+  };
+}

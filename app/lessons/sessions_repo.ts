@@ -1,0 +1,219 @@
+/** SQL of lesson sessions: reads, changes, makeups and the batched inserts of generation. */
+import { type Selectable, sql, type Transaction } from "kysely";
+import { timeOfMinutes } from "../../domain/calendar.ts";
+import type { PlannedSession } from "../../domain/lessons/session_generation.ts";
+import type { SessionStatus } from "../../domain/lessons/session_status.ts";
+import type { Database, Db } from "../db/database.ts";
+import { paginate } from "../db/pagination.ts";
+import { likePattern, type ListParams } from "../schemas.ts";
+import type { Session } from "./lesson_schemas.ts";
+import type { LessonSessionTable } from "./lessons_tables.ts";
+
+function toSession(row: Selectable<LessonSessionTable>): Session {
+  return {
+    id: row.id,
+    enrollmentId: row.enrollment_id,
+    slotId: row.slot_id,
+    memberId: row.member_id,
+    instructorId: row.instructor_id,
+    substituteInstructorId: row.substitute_instructor_id,
+    date: row.date,
+    startTime: timeOfMinutes(row.start_minute),
+    endTime: timeOfMinutes(row.end_minute),
+    status: row.status as SessionStatus,
+    notes: row.notes,
+    notesCompletedAt: row.notes_completed_at ? row.notes_completed_at.toISOString() : null,
+    makeupForSessionId: row.makeup_for_session_id,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function listSessions(
+  db: Db,
+  params: ListParams & {
+    slotId?: string;
+    instructorId?: string;
+    memberId?: string;
+    enrollmentId?: string;
+    status?: SessionStatus;
+    from?: string;
+    to?: string;
+  },
+) {
+  let query = db.selectFrom("lesson_sessions").selectAll();
+  if (params.q) query = query.where("notes", "ilike", likePattern(params.q));
+  if (params.slotId) query = query.where("slot_id", "=", params.slotId);
+  if (params.instructorId) {
+    const id = params.instructorId;
+    query = query.where((eb) =>
+      eb.or([eb("instructor_id", "=", id), eb("substitute_instructor_id", "=", id)])
+    );
+  }
+  if (params.memberId) query = query.where("member_id", "=", params.memberId);
+  if (params.enrollmentId) query = query.where("enrollment_id", "=", params.enrollmentId);
+  if (params.status) query = query.where("status", "=", params.status);
+  if (params.from) query = query.where("date", ">=", params.from);
+  if (params.to) query = query.where("date", "<=", params.to);
+  const sortable = query.select(
+    sql<number>`(date - DATE '2000-01-01') * 1440 + start_minute`.as("date_minute"),
+  );
+  return paginate(sortable, params, {
+    sortColumns: { date: "date_minute", createdAt: "created_at" },
+    tieBreaker: "id",
+    map: toSession,
+  });
+}
+
+export async function findSession(db: Db, id: string): Promise<Session | undefined> {
+  const row = await db.selectFrom("lesson_sessions").selectAll().where("id", "=", id)
+    .executeTakeFirst();
+  return row && toSession(row);
+}
+
+/**
+ * The session's row FOR NO KEY UPDATE (the one lock strength of session rows): serializes
+ * its changes and its makeup; a makeup referring to it can still be inserted meanwhile.
+ */
+export async function lockSession(
+  trx: Transaction<Database>,
+  id: string,
+): Promise<Session | undefined> {
+  const row = await trx.selectFrom("lesson_sessions").selectAll().where("id", "=", id)
+    .forNoKeyUpdate().executeTakeFirst();
+  return row && toSession(row);
+}
+
+export interface SessionUpdate {
+  status?: SessionStatus;
+  notes?: string | null;
+  notesCompletedAt?: Date | null;
+  substituteInstructorId?: string | null;
+}
+
+export async function updateSession(
+  db: Db,
+  id: string,
+  changes: SessionUpdate,
+  now: Date,
+): Promise<Session> {
+  const row = await db.updateTable("lesson_sessions").where("id", "=", id).set({
+    ...(changes.status !== undefined ? { status: changes.status } : {}),
+    ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
+    ...(changes.notesCompletedAt !== undefined
+      ? { notes_completed_at: changes.notesCompletedAt }
+      : {}),
+    ...(changes.substituteInstructorId !== undefined
+      ? { substitute_instructor_id: changes.substituteInstructorId }
+      : {}),
+    updated_at: now,
+  }).returningAll().executeTakeFirstOrThrow();
+  return toSession(row);
+}
+
+export async function insertMakeupSession(
+  db: Db,
+  values: {
+    id: string;
+    original: Session;
+    date: string;
+    startMinute: number;
+    endMinute: number;
+    now: Date;
+  },
+): Promise<Session> {
+  const o = values.original;
+  const row = await db.insertInto("lesson_sessions").values({
+    id: values.id,
+    enrollment_id: o.enrollmentId,
+    slot_id: o.slotId,
+    member_id: o.memberId,
+    instructor_id: o.instructorId,
+    date: values.date,
+    start_minute: values.startMinute,
+    end_minute: values.endMinute,
+    status: "makeup",
+    makeup_for_session_id: o.id,
+    created_at: values.now,
+    updated_at: values.now,
+  }).returningAll().executeTakeFirstOrThrow();
+  return toSession(row);
+}
+
+/** Another non-cancelled session the instructor teaches or substitutes overlapping in time. */
+export async function findOverlappingSessionOf(
+  db: Db,
+  instructorId: string,
+  date: string,
+  startMinute: number,
+  endMinute: number,
+  excludeId: string,
+) {
+  return await db.selectFrom("lesson_sessions")
+    .select(["id", "start_minute as startMinute", "end_minute as endMinute"])
+    .where("date", "=", date).where("id", "<>", excludeId).where("status", "<>", "cancelled")
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb("instructor_id", "=", instructorId),
+          eb("substitute_instructor_id", "is", null),
+        ]),
+        eb("substitute_instructor_id", "=", instructorId),
+      ])
+    )
+    .where("start_minute", "<", endMinute).where("end_minute", ">", startMinute)
+    .executeTakeFirst();
+}
+
+/** Removes an enrollment's still-scheduled sessions after `afterDate` (it stopped). */
+export async function deleteScheduledSessionsAfter(
+  db: Db,
+  enrollmentId: string,
+  afterDate: string,
+): Promise<number> {
+  const result = await db.deleteFrom("lesson_sessions").where("enrollment_id", "=", enrollmentId)
+    .where("status", "=", "scheduled").where("date", ">", afterDate).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Serializes generation runs (each waits for the previous to commit). */
+export async function lockSessionGeneration(trx: Transaction<Database>): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext('lesson_session_generation'))`.execute(trx);
+}
+
+/** A PostgreSQL array literal of values that need no quoting (uuids, dates, integers). */
+function arrayLiteral(values: ReadonlyArray<string | number>): string {
+  return `{${values.join(",")}}`;
+}
+
+/**
+ * Inserts planned sessions that do not exist yet (unique per enrollment and date) and
+ * returns how many were new: one statement per chunk, the rows passed as eight array
+ * parameters and expanded by `unnest` (cheaper than thousands of bind parameters).
+ */
+export async function insertPlannedSessions(
+  db: Db,
+  sessions: readonly PlannedSession[],
+  newId: () => string,
+  now: Date,
+): Promise<number> {
+  if (sessions.length === 0) return 0;
+  const result = await sql`
+    INSERT INTO lesson_sessions (id, enrollment_id, slot_id, member_id, instructor_id, date,
+      start_minute, end_minute, status, created_at, updated_at)
+    SELECT r.id, r.enrollment_id, r.slot_id, r.member_id, r.instructor_id, r.date,
+      r.start_minute, r.end_minute, 'scheduled', ${now}, ${now}
+    FROM unnest(
+      ${arrayLiteral(sessions.map(() => newId()))}::uuid[],
+      ${arrayLiteral(sessions.map((s) => s.enrollmentId))}::uuid[],
+      ${arrayLiteral(sessions.map((s) => s.slotId))}::uuid[],
+      ${arrayLiteral(sessions.map((s) => s.memberId))}::uuid[],
+      ${arrayLiteral(sessions.map((s) => s.instructorId))}::uuid[],
+      ${arrayLiteral(sessions.map((s) => s.date))}::date[],
+      ${arrayLiteral(sessions.map((s) => s.startMinute))}::int[],
+      ${arrayLiteral(sessions.map((s) => s.endMinute))}::int[]
+    ) AS r(id, enrollment_id, slot_id, member_id, instructor_id, date, start_minute, end_minute)
+    ON CONFLICT (enrollment_id, date) WHERE makeup_for_session_id IS NULL DO NOTHING
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

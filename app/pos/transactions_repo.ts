@@ -1,0 +1,283 @@
+/**
+ * SQL of transactions (the sale, repair payment or refund itself; lines and payments have
+ * their own repositories). Lock: a transaction row is locked FOR UPDATE by whatever changes
+ * it ({@link lockTransaction}, {@link lockTransactionRow}, the completion statement), so
+ * changes of one transaction run one after the other.
+ */
+import { type Selectable, sql, type Transaction } from "kysely";
+import type { Database, Db } from "../db/database.ts";
+import { paginate } from "../db/pagination.ts";
+import { hasRow, isoString, isoStringOrNull } from "../db/rows.ts";
+import { likePattern, type ListParams } from "../schemas.ts";
+import type { TransactionStatus, TransactionTable, TransactionType } from "./pos_tables.ts";
+
+export interface TransactionRecord {
+  id: string;
+  number: number;
+  type: TransactionType;
+  status: TransactionStatus;
+  locationId: string;
+  registerId: string | null;
+  accountId: string | null;
+  drawerSessionId: string | null;
+  repairTicketId: string | null;
+  originalTransactionId: string | null;
+  discountKind: "percent" | "amount" | null;
+  discountValue: string | null;
+  subtotal: string;
+  discountTotal: string;
+  taxTotal: string;
+  total: string;
+  amountPaid: string;
+  taxExempt: boolean;
+  reason: string | null;
+  voidReason: string | null;
+  createdBy: string | null;
+  approvedBy: string | null;
+  completedBy: string | null;
+  voidedBy: string | null;
+  voidApprovedBy: string | null;
+  completedAt: string | null;
+  voidedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type TransactionRow = Selectable<TransactionTable>;
+
+export function toTransaction(row: TransactionRow): TransactionRecord {
+  return {
+    id: row.id,
+    number: Number(row.number),
+    type: row.type,
+    status: row.status,
+    locationId: row.location_id,
+    registerId: row.register_id,
+    accountId: row.account_id,
+    drawerSessionId: row.drawer_session_id,
+    repairTicketId: row.repair_ticket_id,
+    originalTransactionId: row.original_transaction_id,
+    discountKind: row.discount_kind,
+    discountValue: row.discount_value,
+    subtotal: row.subtotal,
+    discountTotal: row.discount_total,
+    taxTotal: row.tax_total,
+    total: row.total,
+    amountPaid: row.amount_paid,
+    taxExempt: row.tax_exempt,
+    reason: row.reason,
+    voidReason: row.void_reason,
+    createdBy: row.created_by,
+    approvedBy: row.approved_by,
+    completedBy: row.completed_by,
+    voidedBy: row.voided_by,
+    voidApprovedBy: row.void_approved_by,
+    completedAt: isoStringOrNull(row.completed_at),
+    voidedAt: isoStringOrNull(row.voided_at),
+    createdAt: isoString(row.created_at),
+    updatedAt: isoString(row.updated_at),
+  };
+}
+
+export interface TotalsColumns {
+  subtotal: string;
+  discountTotal: string;
+  taxTotal: string;
+  total: string;
+}
+
+export interface NewTransaction {
+  id: string;
+  type: TransactionType;
+  status: TransactionStatus;
+  locationId: string;
+  registerId: string | null;
+  accountId: string | null;
+  drawerSessionId?: string | null;
+  repairTicketId: string | null;
+  originalTransactionId?: string | null;
+  taxExempt: boolean;
+  reason?: string | null;
+  createdBy: string;
+  approvedBy?: string | null;
+  completedBy?: string | null;
+  completedAt?: Date | null;
+  totals?: TotalsColumns;
+  amountPaid?: string;
+  now: Date;
+}
+
+export async function insertTransaction(db: Db, v: NewTransaction): Promise<TransactionRecord> {
+  const row = await db.insertInto("transactions").values({
+    id: v.id,
+    type: v.type,
+    status: v.status,
+    location_id: v.locationId,
+    register_id: v.registerId,
+    account_id: v.accountId,
+    drawer_session_id: v.drawerSessionId ?? null,
+    repair_ticket_id: v.repairTicketId,
+    original_transaction_id: v.originalTransactionId ?? null,
+    tax_exempt: v.taxExempt,
+    reason: v.reason ?? null,
+    created_by: v.createdBy,
+    approved_by: v.approvedBy ?? null,
+    completed_by: v.completedBy ?? null,
+    completed_at: v.completedAt ?? null,
+    ...(v.totals
+      ? {
+        subtotal: v.totals.subtotal,
+        discount_total: v.totals.discountTotal,
+        tax_total: v.totals.taxTotal,
+        total: v.totals.total,
+      }
+      : {}),
+    ...(v.amountPaid !== undefined ? { amount_paid: v.amountPaid } : {}),
+    created_at: v.now,
+    updated_at: v.now,
+  }).returningAll().executeTakeFirstOrThrow();
+  return toTransaction(row);
+}
+
+export async function findTransaction(db: Db, id: string): Promise<TransactionRecord | undefined> {
+  const row = await db.selectFrom("transactions").selectAll().where("id", "=", id)
+    .executeTakeFirst();
+  return row && toTransaction(row);
+}
+
+/** The transaction, its row locked FOR UPDATE until the caller commits. */
+export async function lockTransaction(
+  trx: Transaction<Database>,
+  id: string,
+): Promise<TransactionRecord | undefined> {
+  const row = await trx.selectFrom("transactions").selectAll().where("id", "=", id).forUpdate()
+    .executeTakeFirst();
+  return row && toTransaction(row);
+}
+
+/**
+ * Locks the transaction row FOR UPDATE and tells whether it exists. Its own statement on
+ * purpose: a statement that waits for a row lock keeps the snapshot it started with, so reading
+ * the lines and payments in the same statement could miss a change committed while waiting.
+ */
+export function lockTransactionRow(trx: Transaction<Database>, id: string): Promise<boolean> {
+  return hasRow(trx.selectFrom("transactions").select("id").where("id", "=", id).forUpdate());
+}
+
+export interface TransactionChanges {
+  status?: TransactionStatus;
+  registerId?: string | null;
+  drawerSessionId?: string | null;
+  discountKind?: "percent" | "amount" | null;
+  discountValue?: string | null;
+  totals?: TotalsColumns;
+  amountPaid?: string;
+  taxExempt?: boolean;
+  voidReason?: string;
+  completedBy?: string;
+  voidedBy?: string;
+  voidApprovedBy?: string | null;
+  completedAt?: Date;
+  voidedAt?: Date;
+}
+
+export async function updateTransaction(
+  db: Db,
+  id: string,
+  c: TransactionChanges,
+  now: Date,
+): Promise<TransactionRecord> {
+  const row = await db.updateTable("transactions").set({
+    ...(c.status !== undefined ? { status: c.status } : {}),
+    ...(c.registerId !== undefined ? { register_id: c.registerId } : {}),
+    ...(c.drawerSessionId !== undefined ? { drawer_session_id: c.drawerSessionId } : {}),
+    ...(c.discountKind !== undefined ? { discount_kind: c.discountKind } : {}),
+    ...(c.discountValue !== undefined ? { discount_value: c.discountValue } : {}),
+    ...(c.totals
+      ? {
+        subtotal: c.totals.subtotal,
+        discount_total: c.totals.discountTotal,
+        tax_total: c.totals.taxTotal,
+        total: c.totals.total,
+      }
+      : {}),
+    ...(c.amountPaid !== undefined ? { amount_paid: c.amountPaid } : {}),
+    ...(c.taxExempt !== undefined ? { tax_exempt: c.taxExempt } : {}),
+    ...(c.voidReason !== undefined ? { void_reason: c.voidReason } : {}),
+    ...(c.completedBy !== undefined ? { completed_by: c.completedBy } : {}),
+    ...(c.voidedBy !== undefined ? { voided_by: c.voidedBy } : {}),
+    ...(c.voidApprovedBy !== undefined ? { void_approved_by: c.voidApprovedBy } : {}),
+    ...(c.completedAt !== undefined ? { completed_at: c.completedAt } : {}),
+    ...(c.voidedAt !== undefined ? { voided_at: c.voidedAt } : {}),
+    updated_at: now,
+  }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+  return toTransaction(row);
+}
+
+export interface TransactionFilters {
+  accountId?: string;
+  itemSearch?: string;
+  status?: TransactionStatus;
+  type?: TransactionType;
+  locationId?: string;
+  registerId?: string;
+  drawerSessionId?: string;
+  fromAt?: Date;
+  toAt?: Date;
+}
+
+/**
+ * One query per page. `itemSearch` is an EXISTS over the transaction's items with an ILIKE
+ * on `description`, served by the trigram GIN index `transaction_items_description_trgm_idx`.
+ * `q` matches the transaction number (exactly, digits with an optional `#`), any line's
+ * description (same index) or the account's name (`accounts_name_trgm`): a union of ids,
+ * each branch served by its index.
+ */
+export function listTransactions(db: Db, params: ListParams & TransactionFilters) {
+  let query = db.selectFrom("transactions").selectAll("transactions");
+  if (params.accountId) query = query.where("account_id", "=", params.accountId);
+  if (params.status) query = query.where("status", "=", params.status);
+  if (params.type) query = query.where("type", "=", params.type);
+  if (params.locationId) query = query.where("location_id", "=", params.locationId);
+  if (params.registerId) query = query.where("register_id", "=", params.registerId);
+  if (params.drawerSessionId) {
+    query = query.where("drawer_session_id", "=", params.drawerSessionId);
+  }
+  if (params.fromAt) query = query.where("transactions.created_at", ">=", params.fromAt);
+  if (params.toAt) query = query.where("transactions.created_at", "<", params.toAt);
+  if (params.itemSearch) {
+    const pattern = likePattern(params.itemSearch);
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("transaction_items as ti").select(sql`1`.as("one"))
+          .whereRef("ti.transaction_id", "=", "transactions.id")
+          .where("ti.description", "ilike", pattern),
+      )
+    );
+  }
+  if (params.q) {
+    const pattern = likePattern(params.q);
+    const number = /^#?\d{1,15}$/.test(params.q) ? Number(params.q.replace("#", "")) : undefined;
+    query = query.where("transactions.id", "in", (eb) => {
+      const byItem = eb.selectFrom("transaction_items as qi").select("qi.transaction_id as id")
+        .where("qi.description", "ilike", pattern);
+      const byAccount = eb.selectFrom("transactions as qa")
+        .innerJoin("accounts as qacc", "qacc.id", "qa.account_id").select("qa.id as id")
+        .where("qacc.name", "ilike", pattern);
+      const matches = byItem.union(byAccount);
+      return number === undefined ? matches : matches.union(
+        eb.selectFrom("transactions as qn").select("qn.id as id").where("qn.number", "=", number),
+      );
+    });
+  }
+  return paginate(query, params, {
+    sortColumns: {
+      createdAt: "transactions.created_at",
+      completedAt: "transactions.completed_at",
+      total: "transactions.total",
+      number: "transactions.number",
+    },
+    tieBreaker: "transactions.id",
+    map: (row) => toTransaction(row as TransactionRow),
+  });
+}

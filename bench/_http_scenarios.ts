@@ -1,0 +1,125 @@
+/**
+ * The HTTP measurements: the hello-world ceiling, then every HTTP scenario against the real
+ * server (next to its pgbench yardstick and, when it names its statement, the bare stack),
+ * with ratios and targets worked out.
+ */
+import { type LoadResult, round2 } from "./_load.ts";
+import { startBareStack, startHello, startServer, stop } from "./_processes.ts";
+import type { HttpScenarioResult } from "./_report.ts";
+import { httpRun, type LoadCursor, measureScenario } from "./_rounds.ts";
+import type { Seeded } from "./_seed.ts";
+import { type AnyHttp, DURATION_S, WARMUP_S } from "./_settings.ts";
+import type { BenchRequest } from "./scenarios/_scenario.ts";
+
+/** Distinct requests prepared for a scenario whose requests differ (pages, ids). */
+const MAX_DISTINCT_REQUESTS = 120_000;
+
+const same = (a: BenchRequest, b: BenchRequest) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The requests to send: one (every request alike) or the first MAX_DISTINCT_REQUESTS of the
+ * scenario's sequence (each sent once).
+ */
+function requestsOf(scenario: AnyHttp, state: unknown): BenchRequest[] {
+  const first = scenario.request(0, state);
+  const second = scenario.request(1, state);
+  if (same(first, second)) return [first];
+  const list = [first, second];
+  for (let i = 2; i < MAX_DISTINCT_REQUESTS; i++) list.push(scenario.request(i, state));
+  return list;
+}
+
+/** Sends one request and describes the answer (status, rows matched). */
+async function preflight(baseUrl: string, req: BenchRequest, expected: number) {
+  const res = await fetch(baseUrl + req.path, {
+    method: req.method ?? "GET",
+    headers: req.headers,
+    body: req.body,
+  });
+  const text = await res.text();
+  const notes: string[] = [];
+  if (res.status !== expected) {
+    notes.push(`check request → ${res.status} (expected ${expected}): ${text.slice(0, 200)}`);
+  }
+  try {
+    const total = JSON.parse(text)?.pagination?.total;
+    if (typeof total === "number") notes.push(`${total} matching rows`);
+  } catch {
+    // Not JSON.
+  }
+  return notes;
+}
+
+/** The ceiling: a bare `Deno.serve` answering "ok", warmed up, then measured for DURATION. */
+export async function measureCeiling(
+  wrk: string | undefined,
+  children: Deno.ChildProcess[],
+): Promise<LoadResult> {
+  console.log("measuring the hello-world ceiling ...");
+  const hello = await startHello(children);
+  const cursor: LoadCursor = { offset: 0, wrapped: false };
+  await httpRun(wrk, hello.baseUrl, [{ path: "/" }], {}, cursor, WARMUP_S);
+  const result = await httpRun(wrk, hello.baseUrl, [{ path: "/" }], {}, cursor, DURATION_S);
+  await stop(hello.child);
+  return result;
+}
+
+/** Every HTTP scenario on one server (and one bare stack) over the seeded bench database. */
+export async function measureHttpScenarios(
+  wrk: string | undefined,
+  databaseUrl: string,
+  http: AnyHttp[],
+  { states, plans }: Seeded,
+  children: Deno.ChildProcess[],
+): Promise<HttpScenarioResult[]> {
+  const results: HttpScenarioResult[] = [];
+  if (http.length === 0) return results;
+  const server = await startServer(databaseUrl, children);
+  const bareStack = await startBareStack(http, databaseUrl, children);
+  for (const scenario of http) {
+    console.log(`measuring ${scenario.name} ...`);
+    const requests = requestsOf(scenario, states.get(scenario));
+    const expected = scenario.expectStatus ?? 200;
+    const notes = await preflight(server.baseUrl, requests[0]!, expected);
+    if (plans.has(scenario)) notes.push(plans.get(scenario)!);
+    const measured = await measureScenario(
+      wrk,
+      server.baseUrl,
+      requests,
+      scenario,
+      databaseUrl,
+      notes,
+      bareStack?.endpoints.get(scenario),
+    );
+    const result: HttpScenarioResult = {
+      name: scenario.name,
+      http: measured.http,
+      rounds: measured.rounds,
+      notes,
+      targets: scenario.targets,
+    };
+    if (measured.pgbench) {
+      result.pgbench = measured.pgbench;
+      result.ratioToPgbench = round2(measured.http.requestsPerSecond / measured.pgbench.tps);
+      result.pgbenchScript = scenario.pgbenchScript;
+      result.pgbenchDefines = scenario.pgbenchDefines;
+    }
+    if (measured.bare) {
+      result.bare = measured.bare;
+      if (measured.pgbench) {
+        result.bareRatioToPgbench = round2(
+          measured.bare.requestsPerSecond / measured.pgbench.tps,
+        );
+      }
+    }
+    if (scenario.targets) {
+      const { ratioToPgbench, p99Ms } = scenario.targets;
+      result.targetsMet = measured.http.errors === 0 &&
+        (ratioToPgbench === undefined || (result.ratioToPgbench ?? 0) >= ratioToPgbench) &&
+        (p99Ms === undefined || measured.http.p99Ms < p99Ms);
+    }
+    results.push(result);
+  }
+  await stop(server.child);
+  return results;
+}

@@ -1,0 +1,118 @@
+/**
+ * The processes the bench measures, each a `deno run -A` child on a free local port: the real
+ * server (`main.ts`), the hello-world ceiling (`_hello.ts`) and the bare stack (`_bare.ts`).
+ * Every child started is pushed onto the caller's `children`, which stops them all at the end.
+ */
+import { JWT_SECRET } from "./_db.ts";
+import { type AnyHttp, POOL_SIZE_ENV, ROOT } from "./_settings.ts";
+import type { BenchRequest } from "./scenarios/_scenario.ts";
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function spawn(script: string, env: Record<string, string>): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", script],
+    cwd: ROOT,
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+}
+
+export async function stop(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGTERM");
+  } catch {
+    // Already gone.
+  }
+  await child.status;
+}
+
+/** A started child and the base URL it answers on once up. */
+export interface Started {
+  child: Deno.ChildProcess;
+  baseUrl: string;
+}
+
+/** The hello-world ceiling (`_hello.ts`), up. */
+export async function startHello(children: Deno.ChildProcess[]): Promise<Started> {
+  const port = freePort();
+  const child = spawn("bench/_hello.ts", { PORT: String(port) });
+  children.push(child);
+  await waitFor(`http://127.0.0.1:${port}/`);
+  return { child, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+/** The real server on the bench database, with its default pool unless BENCH_DB_POOL_SIZE. */
+export async function startServer(
+  databaseUrl: string,
+  children: Deno.ChildProcess[],
+): Promise<Started> {
+  const port = freePort();
+  const child = spawn("main.ts", {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    AUTH_RATE_LIMIT: "off",
+    LOG_LEVEL: "warn",
+    JWT_SECRET,
+    APP_ENV: "development",
+    ...POOL_SIZE_ENV,
+  });
+  children.push(child);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseUrl}/v1/health`);
+  return { child, baseUrl };
+}
+
+/** Where the bare stack serves one scenario's statement. */
+export interface BareEndpoint {
+  baseUrl: string;
+  request: BenchRequest;
+}
+
+/**
+ * The bare-stack endpoint (`_bare.ts`) serving the statements of the scenarios that name one
+ * (`/0`, `/1`, ...), or undefined when none does. Same pool size as the server.
+ */
+export async function startBareStack(
+  scenarios: AnyHttp[],
+  databaseUrl: string,
+  children: Deno.ChildProcess[],
+): Promise<{ endpoints: Map<AnyHttp, BareEndpoint> } | undefined> {
+  const withStatement = scenarios.filter((s) => s.bareStatement);
+  if (withStatement.length === 0) return undefined;
+  const port = freePort();
+  children.push(spawn("bench/_bare.ts", {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    BARE_STATEMENTS: JSON.stringify(withStatement.map((s) => s.bareStatement)),
+    ...POOL_SIZE_ENV,
+  }));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseUrl}/0`);
+  return {
+    endpoints: new Map(withStatement.map((s, i) => [s, { baseUrl, request: { path: `/${i}` } }])),
+  };
+}

@@ -1,0 +1,128 @@
+/** Drawer sessions, their cash adjustments and reports (API §8). */
+import type { AppDeps } from "../../../app/deps.ts";
+import { idParams, listResponse } from "../../../app/schemas.ts";
+import {
+  adjustmentBody,
+  adjustmentListQuery,
+  adjustmentSchema,
+  closeDrawerBody,
+  currentDrawerQuery,
+  drawerListQuery,
+  drawerReportSchema,
+  drawerSessionSchema,
+  openDrawerBody,
+} from "../../../app/pos/pos_schemas.ts";
+import { addAdjustment, listDrawerAdjustments } from "../../../app/pos/adjustments.ts";
+import {
+  closeDrawer,
+  currentDrawer,
+  getDrawer,
+  listDrawers,
+  openDrawer,
+} from "../../../app/pos/drawers.ts";
+import { getDrawerReport } from "../../../app/pos/reports.ts";
+import { ApiRouter } from "../../route.ts";
+
+export function drawerRoutes(deps: AppDeps): ApiRouter {
+  return new ApiRouter(deps, "/drawers", "Point of sale")
+    .route({
+      method: "post",
+      path: "/open",
+      summary: "Open a drawer session",
+      description: "One open session per register (enforced by the database): a second → 409 " +
+        "`drawer_already_open`. Audited as `pos.drawer_opened`. Supports `Idempotency-Key`.",
+      access: "pos.edit",
+      idempotent: true,
+      body: openDrawerBody,
+      responses: { 201: { description: "The open session", schema: drawerSessionSchema } },
+    }, async (c, { body, actor }) => c.json(await openDrawer(deps, actor, body), 201))
+    .route({
+      method: "get",
+      path: "/current",
+      summary: "The open drawer session of a register or location",
+      description: "Give `registerId` or `locationId` (with several open at a location: the " +
+        "oldest). None open → 404 `no_open_drawer`.",
+      access: "pos.view",
+      query: currentDrawerQuery,
+      responses: { 200: { description: "The open session", schema: drawerSessionSchema } },
+    }, async (c, { query }) => c.json(await currentDrawer(deps, query)))
+    .route({
+      method: "get",
+      path: "/",
+      summary: "List drawer sessions",
+      description: "Sortable by openedAt, closedAt, createdAt (an alias of openedAt; default " +
+        "openedAt desc). `q` is a case-insensitive substring search over the register name " +
+        "and the session notes. Filters: " +
+        "`registerId`, `locationId`, `status` (open|closed), `from`/`to` on openedAt (a date " +
+        "is a whole store-local day, inclusive; a timestamp an instant). `expectedBalance` is " +
+        "null in the list while a session is open (see GET /drawers/:id).",
+      access: "pos.view",
+      query: drawerListQuery,
+      responses: {
+        200: { description: "A page of sessions", schema: listResponse(drawerSessionSchema) },
+      },
+    }, async (c, { query }) => c.json(await listDrawers(deps, query)))
+    .route({
+      method: "get",
+      path: "/:id",
+      summary: "Get a drawer session",
+      description: "An open session carries its live `expectedBalance`; a closed one its " +
+        "frozen `zReport`.",
+      access: "pos.view",
+      params: idParams,
+      responses: { 200: { description: "The session", schema: drawerSessionSchema } },
+    }, async (c, { params }) => c.json(await getDrawer(deps, params.id)))
+    .route(
+      {
+        method: "post",
+        path: "/:id/close",
+        summary: "Close a drawer session",
+        description: "Computes `expectedBalance` (opening + cash sales − cash refunds + in − " +
+          "out), `overShort` = closing − expected, and freezes the Z report (`zReport`). A " +
+          "closed session → 409 `drawer_not_open`. Audited as `pos.drawer_closed`.",
+        access: "pos.edit",
+        params: idParams,
+        body: closeDrawerBody,
+        responses: { 200: { description: "The closed session", schema: drawerSessionSchema } },
+      },
+      async (c, { params, body, actor }) => c.json(await closeDrawer(deps, actor, params.id, body)),
+    )
+    .route(
+      {
+        method: "post",
+        path: "/:id/adjustments",
+        summary: "Cash in or out of an open drawer",
+        description: "Needs a manager override when `managerOverride.cashInOut` is on and the " +
+          "caller lacks `pos.override` (403 `manager_override_required`). Closed drawer → 409 " +
+          "`drawer_not_open`. Audited as `pos.cash_adjustment`. Supports `Idempotency-Key`.",
+        access: "pos.edit",
+        idempotent: true,
+        params: idParams,
+        body: adjustmentBody,
+        responses: { 201: { description: "The adjustment", schema: adjustmentSchema } },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await addAdjustment(deps, actor, params.id, body), 201),
+    )
+    .route({
+      method: "get",
+      path: "/:id/adjustments",
+      summary: "Cash adjustments of a drawer session",
+      description: "Sortable by createdAt (default, ascending). `q` matches the reason.",
+      access: "pos.view",
+      params: idParams,
+      query: adjustmentListQuery,
+      responses: {
+        200: { description: "A page of adjustments", schema: listResponse(adjustmentSchema) },
+      },
+    }, async (c, { params, query }) => c.json(await listDrawerAdjustments(deps, params.id, query)))
+    .route({
+      method: "get",
+      path: "/:id/report",
+      summary: "Drawer report (X while open, Z once closed)",
+      description: "The Z report is the one frozen at close.",
+      access: "pos.view",
+      params: idParams,
+      responses: { 200: { description: "The report", schema: drawerReportSchema } },
+    }, async (c, { params }) => c.json(await getDrawerReport(deps, params.id)));
+}

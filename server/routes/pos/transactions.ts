@@ -1,0 +1,235 @@
+/**
+ * Transactions (API §8): start, lines, discount, payments, complete, void, refund, receipt.
+ */
+import type { AppDeps } from "../../../app/deps.ts";
+import { idParams, listResponse } from "../../../app/schemas.ts";
+import {
+  addItemResponse,
+  completeBody,
+  createTransactionBody,
+  discountBody,
+  itemInput,
+  itemParams,
+  paymentBody,
+  paymentResponse,
+  receiptSchema,
+  refundBody,
+  transactionListQuery,
+  transactionSchema,
+  transactionSummarySchema,
+  updateItemBody,
+  voidBody,
+} from "../../../app/pos/pos_schemas.ts";
+import { completeTransaction } from "../../../app/pos/complete_transaction.ts";
+import { setDiscount } from "../../../app/pos/discount.ts";
+import { addItem, changeItem, removeItem } from "../../../app/pos/item_edits.ts";
+import { addPayment } from "../../../app/pos/payments.ts";
+import { receiptToJson } from "../../../app/pos/receipt_json.ts";
+import { getReceipt } from "../../../app/pos/receipts.ts";
+import {
+  createTransaction,
+  getTransaction,
+  listTransactions,
+} from "../../../app/pos/transactions.ts";
+import { refundTransaction, voidTransaction } from "../../../app/pos/void_and_refund.ts";
+import { renderReceiptText } from "../../../domain/pos/receipt_text.ts";
+import { ApiRouter } from "../../route.ts";
+
+export function transactionRoutes(deps: AppDeps): ApiRouter {
+  return new ApiRouter(deps, "/transactions", "Point of sale")
+    .route({
+      method: "get",
+      path: "/",
+      summary: "List transactions",
+      description: "Sortable by createdAt (default, desc), completedAt, total, number. `q` " +
+        "(case-insensitive) matches the transaction number (exactly: digits, optionally " +
+        "prefixed by `#`), a substring of any line's description (as `itemSearch`) or of " +
+        "the account's name. " +
+        "Filters: `accountId`, `itemSearch` (case-insensitive substring of any line's " +
+        "description; trigram-indexed), `status`, `type`, `locationId`, `registerId`, " +
+        "`drawerSessionId`, `from`/`to` on createdAt (a date is a whole store-local day, " +
+        "inclusive; a timestamp an instant). Items and payments are on GET /transactions/:id.",
+      access: "pos.view",
+      query: transactionListQuery,
+      responses: {
+        200: {
+          description: "A page of transactions",
+          schema: listResponse(transactionSummarySchema),
+        },
+      },
+    }, async (c, { query }) => c.json(await listTransactions(deps, query)))
+    .route({
+      method: "post",
+      path: "/",
+      summary: "Start a transaction with its first items",
+      description: "Status `pending`. Item defaults: `kind` sale; with `productId`, " +
+        "`description` = the product's name and `unitPrice` its price (without a product " +
+        "both are required); `taxCategory` service for labor lines, else the product's tax " +
+        "category, else goods. Consumable or inactive products → 400 `not_sellable`; a unit " +
+        "not in stock → 409 `unit_unavailable`. An account with an approved, unexpired tax " +
+        "exemption pays no tax. `type` defaults to `sale`. `repair_payment` needs " +
+        "`repairTicketId` (a cancelled ticket → 409 `invalid_transition`); until the repairs " +
+        "module registers its repair-ticket port (app/pos/repair_ticket_port.ts), every " +
+        "`repair_payment` is refused with 400 `invalid_reference` (repair tickets are not " +
+        "available). Supports `Idempotency-Key`.",
+      access: "pos.edit",
+      idempotent: true,
+      body: createTransactionBody,
+      responses: { 201: { description: "The transaction", schema: transactionSchema } },
+    }, async (c, { body, actor }) => c.json(await createTransaction(deps, actor, body), 201))
+    .route({
+      method: "get",
+      path: "/:id",
+      summary: "Get a transaction with items, payments and totals",
+      access: "pos.view",
+      params: idParams,
+      responses: { 200: { description: "The transaction", schema: transactionSchema } },
+    }, async (c, { params }) => c.json(await getTransaction(deps.db, params.id)))
+    .route({
+      method: "post",
+      path: "/:id/items",
+      summary: "Add an item (pending only)",
+      description: "Totals are recomputed. Not pending → 409 `invalid_transition`.",
+      access: "pos.edit",
+      params: idParams,
+      body: itemInput,
+      responses: {
+        201: { description: "The item and the transaction", schema: addItemResponse },
+      },
+    }, async (c, { params, body }) => c.json(await addItem(deps, params.id, body), 201))
+    .route(
+      {
+        method: "patch",
+        path: "/:id/items/:itemId",
+        summary: "Change an item (pending only)",
+        access: "pos.edit",
+        params: itemParams,
+        body: updateItemBody,
+        responses: { 200: { description: "The transaction", schema: transactionSchema } },
+      },
+      async (c, { params, body }) => c.json(await changeItem(deps, params.id, params.itemId, body)),
+    )
+    .route({
+      method: "delete",
+      path: "/:id/items/:itemId",
+      summary: "Remove an item (pending only)",
+      access: "pos.edit",
+      params: itemParams,
+      responses: { 204: { description: "Removed" } },
+    }, async (c, { params }) => {
+      await removeItem(deps, params.id, params.itemId);
+      return c.body(null, 204);
+    })
+    .route(
+      {
+        method: "post",
+        path: "/:id/discount",
+        summary: "Set the order discount (pending only)",
+        description: "`percent` (value a percentage) or `amount`; value 0 removes it. A discount " +
+          "whose share of the subtotal exceeds `discountApprovalThresholdPercent` needs a " +
+          "manager override when `managerOverride.discount` is on (403 " +
+          "`manager_override_required`); approvals are audited as `pos.discount_override`.",
+        access: "pos.edit",
+        params: idParams,
+        body: discountBody,
+        responses: { 200: { description: "The transaction", schema: transactionSchema } },
+      },
+      async (c, { params, body, actor }) => c.json(await setDiscount(deps, actor, params.id, body)),
+    )
+    .route(
+      {
+        method: "post",
+        path: "/:id/payments",
+        summary: "Take a payment (pending only)",
+        description: "Split tenders allowed. `amount` above the balance due → 409 " +
+          "`overpayment`. Cash: `tendered` (default the amount) ≥ amount, change = tendered − " +
+          "amount; other methods: change 0. Supports `Idempotency-Key`.",
+        access: "pos.edit",
+        idempotent: true,
+        params: idParams,
+        body: paymentBody,
+        responses: {
+          201: { description: "The payment and the transaction", schema: paymentResponse },
+        },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await addPayment(deps, actor, params.id, body), 201),
+    )
+    .route(
+      {
+        method: "post",
+        path: "/:id/complete",
+        summary: "Complete a paid transaction",
+        description: "Needs an open drawer at the location (409 `drawer_not_open`) and nothing " +
+          "due (409 `balance_due`). Recorded against the open session of `registerId`, else the " +
+          "location's only open session (several → 400 `register_required`, unless the " +
+          "transaction's own register has one open). Decrements stock of non-serialized " +
+          "products, marks units sold, moves a paid repair ticket to picked_up. Completing " +
+          "twice → 409 `invalid_transition`. Supports `Idempotency-Key`.",
+        access: "pos.edit",
+        idempotent: true,
+        params: idParams,
+        body: completeBody,
+        responses: { 200: { description: "The transaction", schema: transactionSchema } },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await completeTransaction(deps, actor, params.id, body)),
+    )
+    .route(
+      {
+        method: "post",
+        path: "/:id/void",
+        summary: "Void a transaction",
+        description: "A pending transaction, or a complete one whose drawer session is still " +
+          "open and that has no refunds (else 409 `invalid_transition`); restores stock and " +
+          "units. Needs a manager override when `managerOverride.void` is on. Audited as " +
+          "`pos.transaction_voided`.",
+        access: "pos.edit",
+        params: idParams,
+        body: voidBody,
+        responses: { 200: { description: "The voided transaction", schema: transactionSchema } },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await voidTransaction(deps, actor, params.id, body)),
+    )
+    .route(
+      {
+        method: "post",
+        path: "/:id/refunds",
+        summary: "Refund items of a completed transaction",
+        description: "Creates a complete `refund` transaction (negative totals, " +
+          "`originalTransactionId`) in the open drawer session at the location (`registerId` " +
+          "picks one when several are open) and restocks. Per unit it gives back the line's " +
+          "pro-rata net and tax. More than sold, counting earlier refunds → 409 " +
+          "`refund_exceeds_sale`. Needs a manager override when `managerOverride.refund` is on. " +
+          "Audited as `pos.refund_created`. Supports `Idempotency-Key`.",
+        access: "pos.edit",
+        idempotent: true,
+        params: idParams,
+        body: refundBody,
+        responses: { 201: { description: "The refund transaction", schema: transactionSchema } },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await refundTransaction(deps, actor, params.id, body), 201),
+    )
+    .route({
+      method: "get",
+      path: "/:id/receipt",
+      summary: "Receipt (JSON, or 40-column text with Accept: text/plain)",
+      description: "Consumable lines never appear.",
+      access: "pos.view",
+      params: idParams,
+      responses: {
+        200: { description: "The receipt", schema: receiptSchema },
+      },
+    }, async (c, { params }) => {
+      const receipt = await getReceipt(deps, params.id);
+      const accept = c.req.header("Accept") ?? "";
+      if (/text\/plain/i.test(accept) && !/application\/json/i.test(accept)) {
+        return c.body(renderReceiptText(receipt), 200, {
+          "Content-Type": "text/plain; charset=utf-8",
+        });
+      }
+      return c.json(receiptToJson(receipt));
+    });
+}
