@@ -55,16 +55,7 @@ export async function nextAccountNumberValue(db: Db): Promise<number> {
   return Number(rows[0]!.n);
 }
 
-export interface AccountValues {
-  id: string;
-  accountNumber: string;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  address: AddressJson | null;
-  primaryMemberId: string | null;
-  now: Date;
-}
+export type AccountValues = Omit<AccountRecord, "createdAt" | "updatedAt"> & { now: Date };
 
 export async function insertAccount(db: Db, values: AccountValues): Promise<void> {
   await db.insertInto("accounts").values({

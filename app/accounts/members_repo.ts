@@ -133,18 +133,9 @@ export async function findMemberAccountId(db: Db, id: string): Promise<string | 
   return row?.account_id;
 }
 
-export interface MemberValues {
-  id: string;
-  accountId: string;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string | null;
-  isMinor: boolean;
-  email: string | null;
-  phone: string | null;
-  address: AddressJson | null;
+export type MemberValues = Omit<MemberRecord, "accountName" | "createdAt" | "updatedAt"> & {
   now: Date;
-}
+};
 
 export async function insertMember(db: Db, values: MemberValues): Promise<void> {
   await db.insertInto("members").values({

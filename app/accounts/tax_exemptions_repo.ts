@@ -149,15 +149,12 @@ const taxExemptionColumnMap = {
 
 export async function insertTaxExemption(
   db: Db,
-  values: {
-    id: string;
-    accountId: string;
-    certificateNumber: string;
-    issuingState: string | null;
-    reason: string | null;
-    expiresDate: string | null;
-    now: Date;
-  },
+  values:
+    & Pick<
+      TaxExemptionRecord,
+      "id" | "accountId" | "certificateNumber" | "issuingState" | "reason" | "expiresDate"
+    >
+    & { now: Date },
 ): Promise<void> {
   await db.insertInto("tax_exemptions").values({
     id: values.id,

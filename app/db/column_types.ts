@@ -3,6 +3,7 @@
  * types read and write through Kysely on both engines.
  */
 import type { ColumnType, JSONColumnType } from "kysely";
+import type { PostalAddress } from "../../domain/address.ts";
 
 /** `timestamptz`: read as a Date, written as a Date or an ISO string (defaulted on insert). */
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -20,14 +21,7 @@ export type NumericDefault = ColumnType<string, string | number | undefined, str
 export type GeneratedText = ColumnType<string, never, never>;
 
 /** A postal address as stored in a `jsonb` column. */
-export interface AddressJson {
-  line1: string;
-  line2?: string | null;
-  city: string;
-  state: string;
-  postalCode: string;
-  country?: string | null;
-}
+export type AddressJson = PostalAddress;
 
 /** A nullable `jsonb` address column. */
 export type AddressColumn =

@@ -50,17 +50,7 @@ function toFile(row: {
 
 export async function insertFile(
   db: Db,
-  values: {
-    id: string;
-    entityType: string;
-    entityId: string;
-    category: string | null;
-    contentType: string;
-    size: number;
-    path: string;
-    uploadedBy: string | null;
-    now: Date;
-  },
+  values: Omit<FileRecord, "createdAt"> & { uploadedBy: string | null; now: Date },
 ): Promise<FileRecord> {
   const row = await db.insertInto("files").values({
     id: values.id,

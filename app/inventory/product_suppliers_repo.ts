@@ -99,15 +99,12 @@ export async function unsetPreferredSupplier(
 
 export async function insertProductSupplier(
   db: Db,
-  values: {
-    id: string;
-    productId: string;
-    supplierId: string;
-    supplierSku: string | null;
-    cost: string | null;
-    isPreferred: boolean;
-    now: Date;
-  },
+  values:
+    & Pick<
+      ProductSupplierRecord,
+      "id" | "productId" | "supplierId" | "supplierSku" | "cost" | "isPreferred"
+    >
+    & { now: Date },
 ): Promise<void> {
   await db.insertInto("product_suppliers").values({
     id: values.id,

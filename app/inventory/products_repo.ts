@@ -175,21 +175,8 @@ export async function lockProduct(
   return row && toProduct(row);
 }
 
-export interface ProductValues {
-  name: string;
-  sku: string;
-  upc: string | null;
-  description: string | null;
-  categoryId: string | null;
-  type: ProductType;
-  price: string;
-  cost: string | null;
-  isDualUseRepair: boolean;
-  isConsumable: boolean;
-  reorderPoint: number;
-  isActive: boolean;
-  taxCategory: TaxCategory;
-}
+/** What a product write sets (the stock count changes only through stock_repo.ts). */
+export type ProductValues = Omit<ProductRecord, "id" | "qtyOnHand" | "createdAt" | "updatedAt">;
 
 function productRow(values: ProductValues) {
   return {

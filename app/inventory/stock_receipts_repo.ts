@@ -92,18 +92,17 @@ export async function findStockReceipt(
 
 export async function insertStockReceipt(
   db: Db,
-  values: {
-    id: string;
-    productId: string;
-    supplierId: string;
-    quantity: number;
-    costPerUnit: string;
-    invoiceNumber: string | null;
-    stockIncremented: boolean;
-    receivedAt: Date;
-    createdBy: string | null;
-    now: Date;
-  },
+  values:
+    & Omit<
+      StockReceiptRecord,
+      | "receivedAt"
+      | "createdAt"
+      | "productName"
+      | "productSku"
+      | "productQtyOnHand"
+      | "supplierName"
+    >
+    & { receivedAt: Date; now: Date },
 ): Promise<void> {
   await db.insertInto("stock_receipts").values({
     id: values.id,

@@ -72,15 +72,7 @@ export async function findUnit(db: Db, id: string): Promise<UnitRecord | undefin
 
 export async function insertUnit(
   db: Db,
-  values: {
-    id: string;
-    productId: string;
-    serialNumber: string | null;
-    status: string;
-    condition: string;
-    notes: string | null;
-    now: Date;
-  },
+  values: Omit<UnitRecord, "createdAt" | "updatedAt"> & { now: Date },
 ): Promise<UnitRecord> {
   const row = await db.insertInto("units").values({
     id: values.id,

@@ -7,19 +7,14 @@
 import type { Transaction } from "kysely";
 import type { ModuleDefinition } from "../../domain/platform/modules.ts";
 import type { Database, Db } from "../db/database.ts";
+import type { ModuleTable } from "./platform_tables.ts";
 
-export interface ModuleRecord {
-  slug: string;
-  name: string;
-  description: string;
-  licensed: boolean;
-  enabled: boolean;
-  core: boolean;
-}
+const MODULE_COLUMNS = ["slug", "name", "description", "licensed", "enabled", "core"] as const;
+
+export type ModuleRecord = Pick<ModuleTable, (typeof MODULE_COLUMNS)[number]>;
 
 function selectModules(db: Db) {
-  return db.selectFrom("modules")
-    .select(["slug", "name", "description", "licensed", "enabled", "core"]);
+  return db.selectFrom("modules").select(MODULE_COLUMNS);
 }
 
 export function listModules(db: Db): Promise<ModuleRecord[]> {

@@ -13,6 +13,7 @@ import type {
   DrawerReport,
   DrawerSessionStatus,
   PaymentBreakdownRow,
+  ReportFigures,
   SalesSummary,
 } from "../../domain/pos/drawer_report.ts";
 import type { OrderDiscount, PaymentMethod } from "../../domain/pos/transaction_totals.ts";
@@ -39,15 +40,8 @@ export interface CashAccountabilityJson {
   overShort: string | null;
 }
 
-export interface DrawerReportJson {
-  kind: "X" | "Z";
-  sessionId: string;
-  registerId: string | null;
-  locationId: string | null;
-  status: DrawerSessionStatus;
-  openedAt: string;
-  closedAt: string | null;
-  generatedAt: string;
+/** The figures both reports hold, as the API returns them. */
+export interface ReportFiguresJson {
   salesSummary: SalesSummaryJson;
   paymentBreakdown: { method: PaymentMethod; count: number; amount: string }[];
   discounts: {
@@ -66,6 +60,27 @@ export interface DrawerReportJson {
     createdBy: string | null;
     approvedBy: string | null;
   }[];
+}
+
+export interface DrawerReportJson extends ReportFiguresJson {
+  kind: "X" | "Z";
+  sessionId: string;
+  registerId: string | null;
+  locationId: string | null;
+  status: DrawerSessionStatus;
+  openedAt: string;
+  closedAt: string | null;
+  generatedAt: string;
+}
+
+function figuresToJson(report: ReportFigures): ReportFiguresJson {
+  return {
+    salesSummary: salesSummaryToJson(report.salesSummary),
+    paymentBreakdown: paymentBreakdownToJson(report.paymentBreakdown),
+    discounts: discountEntriesToJson(report.discounts),
+    cashAccountability: cashAccountabilityToJson(report.cashAccountability),
+    adjustments: adjustmentEntriesToJson(report.adjustments),
+  };
 }
 
 function nullableMoney(value: Cents | null): string | null {
@@ -143,11 +158,7 @@ export function drawerReportToJson(report: DrawerReport): DrawerReportJson {
     openedAt: report.openedAt.toISOString(),
     closedAt: report.closedAt ? report.closedAt.toISOString() : null,
     generatedAt: report.generatedAt.toISOString(),
-    salesSummary: salesSummaryToJson(report.salesSummary),
-    paymentBreakdown: paymentBreakdownToJson(report.paymentBreakdown),
-    discounts: discountEntriesToJson(report.discounts),
-    cashAccountability: cashAccountabilityToJson(report.cashAccountability),
-    adjustments: adjustmentEntriesToJson(report.adjustments),
+    ...figuresToJson(report),
   };
 }
 
@@ -166,15 +177,10 @@ export interface DailySessionRowJson {
   overShort: string | null;
 }
 
-export interface DailyReportJson {
+export interface DailyReportJson extends ReportFiguresJson {
   locationId: string;
   date: string;
   generatedAt: string;
-  salesSummary: SalesSummaryJson;
-  paymentBreakdown: DrawerReportJson["paymentBreakdown"];
-  discounts: DrawerReportJson["discounts"];
-  cashAccountability: CashAccountabilityJson;
-  adjustments: DrawerReportJson["adjustments"];
   sessions: DailySessionRowJson[];
 }
 
@@ -184,11 +190,7 @@ export function dailyReportToJson(report: DailyReport): DailyReportJson {
     locationId: report.locationId,
     date: report.date,
     generatedAt: report.generatedAt.toISOString(),
-    salesSummary: salesSummaryToJson(report.salesSummary),
-    paymentBreakdown: paymentBreakdownToJson(report.paymentBreakdown),
-    discounts: discountEntriesToJson(report.discounts),
-    cashAccountability: cashAccountabilityToJson(report.cashAccountability),
-    adjustments: adjustmentEntriesToJson(report.adjustments),
+    ...figuresToJson(report),
     sessions: report.sessions.map((s) => ({
       sessionId: s.sessionId,
       registerId: s.registerId,

@@ -12,15 +12,7 @@
  */
 import type { Cents } from "../money.ts";
 import { sumCents } from "../money.ts";
-import type {
-  AdjustmentEntry,
-  CashAccountability,
-  DiscountEntry,
-  DrawerReport,
-  DrawerSessionStatus,
-  PaymentBreakdownRow,
-  SalesSummary,
-} from "./drawer_report.ts";
+import type { DrawerReport, DrawerSessionStatus, ReportFigures } from "./drawer_report.ts";
 import { PAYMENT_METHODS, type PaymentMethod } from "./transaction_totals.ts";
 import { storeLocalDate } from "../calendar.ts";
 
@@ -39,15 +31,10 @@ export interface DailySessionRow {
   overShort: Cents | null;
 }
 
-export interface DailyReport {
+export interface DailyReport extends ReportFigures {
   locationId: string;
   date: string;
   generatedAt: Date;
-  salesSummary: SalesSummary;
-  paymentBreakdown: PaymentBreakdownRow[];
-  discounts: DiscountEntry[];
-  cashAccountability: CashAccountability;
-  adjustments: AdjustmentEntry[];
   /** One row per session, in the order opened. */
   sessions: DailySessionRow[];
 }

@@ -1,40 +1,16 @@
 import fc from "fast-check";
 import { assertEquals } from "../../tests/_helpers/assert.ts";
-import { buildSession, sessionSpecArb } from "../../tests/_helpers/pos_report_fixtures.ts";
+import {
+  buildSession,
+  cashSessionReports,
+  sessionSpecArb,
+} from "../../tests/_helpers/pos_report_fixtures.ts";
 import { buildDailyReport, sessionCountsOnDate } from "./daily_report.ts";
 import { buildDrawerReport, type DrawerReport } from "./drawer_report.ts";
 
 const NOW = new Date("2026-11-21T22:00:00.000Z");
 
-function report(
-  id: string,
-  status: "open" | "closed",
-  opening: number,
-  cashSale: number,
-  closing?: number,
-): DrawerReport {
-  return buildDrawerReport({
-    session: {
-      id,
-      registerId: `${id}-r`,
-      locationId: "l1",
-      status,
-      openingBalanceCents: opening,
-      closingBalanceCents: closing ?? null,
-      openedAt: new Date(`2026-11-21T1${id.length}:00:00.000Z`),
-      closedAt: status === "closed" ? NOW : null,
-    },
-    transactions: [{
-      id: `${id}-t`,
-      type: "sale",
-      status: "complete",
-      lines: [{ grossCents: cashSale, discountCents: 0, netCents: cashSale, taxCents: 0 }],
-      payments: [{ method: "cash", amountCents: cashSale }],
-    }],
-    adjustments: [],
-    generatedAt: NOW,
-  });
-}
+const report = cashSessionReports(NOW);
 
 Deno.test("buildDailyReport() sums the sessions and over/short over the closed ones only", () => {
   const daily = buildDailyReport({

@@ -134,7 +134,16 @@ export interface AdjustmentEntry {
   approvedBy: string | null;
 }
 
-export interface DrawerReport {
+/** The figures a drawer report and a daily report both hold. */
+export interface ReportFigures {
+  salesSummary: SalesSummary;
+  paymentBreakdown: PaymentBreakdownRow[];
+  discounts: DiscountEntry[];
+  cashAccountability: CashAccountability;
+  adjustments: AdjustmentEntry[];
+}
+
+export interface DrawerReport extends ReportFigures {
   kind: "X" | "Z";
   sessionId: string;
   registerId: string | null;
@@ -143,11 +152,6 @@ export interface DrawerReport {
   openedAt: Date;
   closedAt: Date | null;
   generatedAt: Date;
-  salesSummary: SalesSummary;
-  paymentBreakdown: PaymentBreakdownRow[];
-  discounts: DiscountEntry[];
-  cashAccountability: CashAccountability;
-  adjustments: AdjustmentEntry[];
 }
 
 export interface DrawerReportInput {

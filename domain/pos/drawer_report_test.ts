@@ -1,59 +1,17 @@
 import fc from "fast-check";
 import { assertEquals, assertThrows } from "../../tests/_helpers/assert.ts";
-import { buildSession, sessionSpecArb } from "../../tests/_helpers/pos_report_fixtures.ts";
-import { buildDrawerReport, type ReportSession, type ReportTransaction } from "./drawer_report.ts";
-
-const OPENED = new Date("2026-11-21T14:00:00.000Z");
-const NOW = new Date("2026-11-21T18:00:00.000Z");
-
-function session(overrides: Partial<ReportSession> = {}): ReportSession {
-  return {
-    id: "s1",
-    registerId: "r1",
-    locationId: "l1",
-    status: "open",
-    openingBalanceCents: 10_000,
-    openedAt: OPENED,
-    ...overrides,
-  };
-}
-
-const SALE: ReportTransaction = {
-  id: "t1",
-  type: "sale",
-  status: "complete",
-  discount: { kind: "percent", value: 1000 },
-  lines: [
-    { grossCents: 2000, discountCents: 200, netCents: 1800, taxCents: 144 },
-    { grossCents: 500, discountCents: 0, netCents: 500, taxCents: 0, isConsumable: true },
-  ],
-  // Cash 20.00 tendered for 19.44 → amount 19.44 (change 0.56 already netted out).
-  payments: [{ method: "cash", amountCents: 1944 }],
-};
-
-const REPAIR: ReportTransaction = {
-  id: "t2",
-  type: "repair_payment",
-  status: "complete",
-  lines: [{ grossCents: 5000, discountCents: 0, netCents: 5000, taxCents: 0 }],
-  payments: [{ method: "card", amountCents: 3000 }, { method: "cash", amountCents: 2000 }],
-};
-
-const VOIDED: ReportTransaction = {
-  id: "t3",
-  type: "sale",
-  status: "voided",
-  lines: [{ grossCents: 9999, discountCents: 0, netCents: 9999, taxCents: 800 }],
-  payments: [{ method: "cash", amountCents: 10_799 }],
-};
-
-const REFUND: ReportTransaction = {
-  id: "t4",
-  type: "refund",
-  status: "complete",
-  lines: [{ grossCents: 0, discountCents: 0, netCents: -900, taxCents: -72 }],
-  payments: [{ method: "cash", amountCents: -972 }],
-};
+import {
+  buildSession,
+  NOW,
+  OPENED,
+  REFUND,
+  REPAIR,
+  SALE,
+  session,
+  sessionSpecArb,
+  VOIDED,
+} from "../../tests/_helpers/pos_report_fixtures.ts";
+import { buildDrawerReport } from "./drawer_report.ts";
 
 Deno.test("buildDrawerReport() builds an X report for an open session by the API §8 definitions", () => {
   const report = buildDrawerReport({

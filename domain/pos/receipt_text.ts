@@ -15,18 +15,12 @@ import { formatMoney, sumCents } from "../money.ts";
 import type { TransactionStatus, TransactionType } from "./transaction_status.ts";
 import type { PaymentMethod } from "./transaction_totals.ts";
 import { storeLocalDateTime } from "../calendar.ts";
+import type { PostalAddress } from "../address.ts";
 
 export const RECEIPT_WIDTH = 40;
 const MAX_DESCRIPTION_ROWS = 3;
 
-export interface ReceiptAddress {
-  line1: string;
-  line2?: string | null;
-  city: string;
-  state: string;
-  postalCode: string;
-  country?: string | null;
-}
+export type ReceiptAddress = PostalAddress;
 
 export interface ReceiptStore {
   name: string;

@@ -1,14 +1,17 @@
 /**
- * POS report fixtures for the domain/pos tests and bench/pos_bench.ts: realistic drawer
- * sessions built with the real totals, payment and refund rules, plus the raw figures a report
- * must reconcile with.
+ * POS report fixtures for the domain/pos tests, tests/pos/report_json_test.ts and
+ * bench/pos_bench.ts: a hand-made session with its transactions (sale, repair payment, voided
+ * sale, refund), one-cash-sale drawer reports, and realistic drawer sessions built with the real
+ * totals, payment and refund rules, plus the raw figures a report must reconcile with.
  */
 import fc from "fast-check";
-import type {
-  ReportAdjustment,
-  ReportSession,
-  ReportTransaction,
-  TransactionStatus,
+import {
+  buildDrawerReport,
+  type DrawerReport,
+  type ReportAdjustment,
+  type ReportSession,
+  type ReportTransaction,
+  type TransactionStatus,
 } from "../../domain/pos/drawer_report.ts";
 import { computeRefund } from "../../domain/pos/refunds.ts";
 import {
@@ -20,6 +23,97 @@ import {
   type TaxRates,
   type TotalsLineInput,
 } from "../../domain/pos/transaction_totals.ts";
+
+// ---------------------------------------------------------------- hand-made figures
+
+export const OPENED = new Date("2026-11-21T14:00:00.000Z");
+export const NOW = new Date("2026-11-21T18:00:00.000Z");
+
+/** An open session "s1" opened at `OPENED` with 100.00 in the drawer. */
+export function session(overrides: Partial<ReportSession> = {}): ReportSession {
+  return {
+    id: "s1",
+    registerId: "r1",
+    locationId: "l1",
+    status: "open",
+    openingBalanceCents: 10_000,
+    openedAt: OPENED,
+    ...overrides,
+  };
+}
+
+export const SALE: ReportTransaction = {
+  id: "t1",
+  type: "sale",
+  status: "complete",
+  discount: { kind: "percent", value: 1000 },
+  lines: [
+    { grossCents: 2000, discountCents: 200, netCents: 1800, taxCents: 144 },
+    { grossCents: 500, discountCents: 0, netCents: 500, taxCents: 0, isConsumable: true },
+  ],
+  // Cash 20.00 tendered for 19.44 → amount 19.44 (change 0.56 already netted out).
+  payments: [{ method: "cash", amountCents: 1944 }],
+};
+
+export const REPAIR: ReportTransaction = {
+  id: "t2",
+  type: "repair_payment",
+  status: "complete",
+  lines: [{ grossCents: 5000, discountCents: 0, netCents: 5000, taxCents: 0 }],
+  payments: [{ method: "card", amountCents: 3000 }, { method: "cash", amountCents: 2000 }],
+};
+
+export const VOIDED: ReportTransaction = {
+  id: "t3",
+  type: "sale",
+  status: "voided",
+  lines: [{ grossCents: 9999, discountCents: 0, netCents: 9999, taxCents: 800 }],
+  payments: [{ method: "cash", amountCents: 10_799 }],
+};
+
+export const REFUND: ReportTransaction = {
+  id: "t4",
+  type: "refund",
+  status: "complete",
+  lines: [{ grossCents: 0, discountCents: 0, netCents: -900, taxCents: -72 }],
+  payments: [{ method: "cash", amountCents: -972 }],
+};
+
+/**
+ * A builder of drawer reports generated (and, for closed sessions, closed) at `at`: each one a
+ * session `id` with one cash sale of `cashSale` cents, closed with `closing` or open.
+ */
+export function cashSessionReports(at: Date) {
+  return (
+    id: string,
+    status: "open" | "closed",
+    opening: number,
+    cashSale: number,
+    closing?: number,
+  ): DrawerReport =>
+    buildDrawerReport({
+      session: session({
+        id,
+        registerId: `${id}-r`,
+        status,
+        openingBalanceCents: opening,
+        closingBalanceCents: closing ?? null,
+        openedAt: new Date(`2026-11-21T1${id.length}:00:00.000Z`),
+        closedAt: status === "closed" ? at : null,
+      }),
+      transactions: [{
+        id: `${id}-t`,
+        type: "sale",
+        status: "complete",
+        lines: [{ grossCents: cashSale, discountCents: 0, netCents: cashSale, taxCents: 0 }],
+        payments: [{ method: "cash", amountCents: cashSale }],
+      }],
+      adjustments: [],
+      generatedAt: at,
+    });
+}
+
+// ---------------------------------------------------------------- generated sessions
 
 export interface SaleSpec {
   type: "sale" | "repair_payment";

@@ -1,24 +1,33 @@
 /** Accounts test fixtures: users with the three accounts levels, accounts with a member. */
 import { assertEquals } from "../_helpers/assert.ts";
+import { api, type TestApp, type TestAppOptions, type TestUser } from "../_helpers/test_app.ts";
 import {
-  api,
-  createUserWithPermissions,
-  type TestApp,
-  type TestUser,
-} from "../_helpers/test_app.ts";
+  type Roles,
+  type SuiteReady,
+  type UsersOf,
+  usersWith,
+  withSuite,
+} from "../_helpers/suite.ts";
 
-export interface AccountUsers {
-  viewer: TestUser;
-  editor: TestUser;
-  admin: TestUser;
-}
+/** The three accounts levels. */
+export const ACCOUNT_ROLES = {
+  viewer: ["accounts.view"],
+  editor: ["accounts.edit"],
+  admin: ["accounts.admin"],
+} as const satisfies Roles;
 
-export async function accountUsers(t: TestApp): Promise<AccountUsers> {
-  return {
-    viewer: await createUserWithPermissions(t, ["accounts.view"]),
-    editor: await createUserWithPermissions(t, ["accounts.edit"]),
-    admin: await createUserWithPermissions(t, ["accounts.admin"]),
-  };
+export type AccountUsers = UsersOf<typeof ACCOUNT_ROLES>;
+
+/**
+ * One app (own database) for the test file with a user per role (by default the three accounts
+ * levels), ready before the first test: `accountsSuite((s) => ({ t, u: { viewer } } = s))`.
+ */
+export function accountsSuite<R extends Roles = typeof ACCOUNT_ROLES>(
+  ready: SuiteReady<UsersOf<R>>,
+  roles: R = ACCOUNT_ROLES as Roles as R,
+  options: TestAppOptions = {},
+): void {
+  withSuite(usersWith(roles), ready, options);
 }
 
 /** An id no record has. */

@@ -5,18 +5,14 @@ import {
   type TestApp,
   type TestUser,
 } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
-import { accountUsers } from "./_fixtures.ts";
+import { accountsSuite } from "./_fixtures.ts";
 
 let t: TestApp;
 let viewer: TestUser;
 let editor: TestUser;
 let admin: TestUser;
 
-withTestApp(async (app) => {
-  t = app;
-  ({ viewer, editor, admin } = await accountUsers(t));
-});
+accountsSuite((s) => ({ t, u: { viewer, editor, admin } } = s));
 
 Deno.test("POST /accounts from a primary contact names the account and makes the contact its primary member", async () => {
   const res = await api(t.app, "POST", "/v1/accounts", {

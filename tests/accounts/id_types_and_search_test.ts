@@ -4,18 +4,14 @@
  */
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp, type TestUser } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
-import { accountUsers } from "./_fixtures.ts";
+import { accountsSuite } from "./_fixtures.ts";
 
 let t: TestApp;
 let viewer: TestUser;
 let editor: TestUser;
 let admin: TestUser;
 
-withTestApp(async (app) => {
-  t = app;
-  ({ viewer, editor, admin } = await accountUsers(t));
-});
+accountsSuite((s) => ({ t, u: { viewer, editor, admin } } = s));
 
 let counter = 0;
 

@@ -6,19 +6,21 @@ import {
   type TestApp,
   type TestUser,
 } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
-import { MISSING, newAccountWithMember as newAccountOf } from "./_fixtures.ts";
+import {
+  ACCOUNT_ROLES,
+  accountsSuite,
+  MISSING,
+  newAccountWithMember as newAccountOf,
+} from "./_fixtures.ts";
 
 let t: TestApp;
 let viewer: TestUser;
 let editor: TestUser;
 let admin: TestUser;
 
-withTestApp(async (app) => {
-  t = app;
-  viewer = await createUserWithPermissions(t, ["accounts.view"]);
-  editor = await createUserWithPermissions(t, ["accounts.edit", "files.upload"]);
-  admin = await createUserWithPermissions(t, ["accounts.admin"]);
+accountsSuite((s) => ({ t, u: { viewer, editor, admin } } = s), {
+  ...ACCOUNT_ROLES,
+  editor: ["accounts.edit", "files.upload"],
 });
 
 const newAccountWithMember = () => newAccountOf(t, editor);

@@ -1,12 +1,7 @@
 import { assert, assertEquals, assertRejects } from "../_helpers/assert.ts";
 import { sql } from "../_helpers/test_db.ts";
-import {
-  api,
-  createUserWithPermissions,
-  type TestApp,
-  type TestUser,
-} from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
+import { api, type TestApp, type TestUser } from "../_helpers/test_app.ts";
+import { ACCOUNT_ROLES, accountsSuite } from "./_fixtures.ts";
 
 let t: TestApp;
 let viewer: TestUser;
@@ -18,12 +13,11 @@ let admin: TestUser;
 const BASE = Date.parse("2026-11-21T15:00:00Z");
 let tick = 0;
 
-withTestApp(async (app) => {
-  t = app;
-  viewer = await createUserWithPermissions(t, ["accounts.view"]);
-  editor = await createUserWithPermissions(t, ["accounts.edit"]);
-  admin = await createUserWithPermissions(t, ["accounts.admin", "settings.edit"]);
-}, { clock: { now: () => new Date(BASE + 10 * tick++) } });
+accountsSuite(
+  (s) => ({ t, u: { viewer, editor, admin } } = s),
+  { ...ACCOUNT_ROLES, admin: ["accounts.admin", "settings.edit"] },
+  { clock: { now: () => new Date(BASE + 10 * tick++) } },
+);
 
 const address = { line1: "1 Main St", city: "Austin", state: "Texas", postalCode: "78701" };
 

@@ -1,25 +1,14 @@
 /** Stored payment methods: never a card number, one default per account (API §5). */
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import {
-  api,
-  createUserWithPermissions,
-  type TestApp,
-  type TestUser,
-} from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
-import { newAccountWithMember as newAccountOf } from "./_fixtures.ts";
+import { api, type TestApp, type TestUser } from "../_helpers/test_app.ts";
+import { accountsSuite, newAccountWithMember as newAccountOf } from "./_fixtures.ts";
 
 let t: TestApp;
 let viewer: TestUser;
 let editor: TestUser;
 let admin: TestUser;
 
-withTestApp(async (app) => {
-  t = app;
-  viewer = await createUserWithPermissions(t, ["accounts.view"]);
-  editor = await createUserWithPermissions(t, ["accounts.edit"]);
-  admin = await createUserWithPermissions(t, ["accounts.admin"]);
-});
+accountsSuite((s) => ({ t, u: { viewer, editor, admin } } = s));
 
 const newAccountWithMember = () => newAccountOf(t, editor);
 

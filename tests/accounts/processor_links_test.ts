@@ -1,25 +1,14 @@
 /** Payment-processor links: unique per (processor, externalCustomerId) (API §5). */
 import { assertEquals } from "../_helpers/assert.ts";
-import {
-  api,
-  createUserWithPermissions,
-  type TestApp,
-  type TestUser,
-} from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
-import { MISSING, newAccountWithMember as newAccountOf } from "./_fixtures.ts";
+import { api, type TestApp, type TestUser } from "../_helpers/test_app.ts";
+import { accountsSuite, MISSING, newAccountWithMember as newAccountOf } from "./_fixtures.ts";
 
 let t: TestApp;
 let viewer: TestUser;
 let editor: TestUser;
 let admin: TestUser;
 
-withTestApp(async (app) => {
-  t = app;
-  viewer = await createUserWithPermissions(t, ["accounts.view"]);
-  editor = await createUserWithPermissions(t, ["accounts.edit"]);
-  admin = await createUserWithPermissions(t, ["accounts.admin"]);
-});
+accountsSuite((s) => ({ t, u: { viewer, editor, admin } } = s));
 
 const newAccountWithMember = () => newAccountOf(t, editor);
 

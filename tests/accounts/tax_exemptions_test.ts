@@ -1,13 +1,7 @@
 /** Tax exemptions: the status machine, its races and the active-exemption read (API §5). */
 import { assertEquals } from "../_helpers/assert.ts";
-import {
-  api,
-  createUserWithPermissions,
-  type TestApp,
-  type TestUser,
-} from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
-import { newAccountWithMember as newAccountOf } from "./_fixtures.ts";
+import { api, type TestApp, type TestUser } from "../_helpers/test_app.ts";
+import { accountsSuite, newAccountWithMember as newAccountOf } from "./_fixtures.ts";
 import { hasActiveTaxExemption } from "../../app/accounts/tax_exemptions.ts";
 
 let t: TestApp;
@@ -15,11 +9,10 @@ let viewer: TestUser;
 let editor: TestUser;
 let approver: TestUser;
 
-withTestApp(async (app) => {
-  t = app;
-  viewer = await createUserWithPermissions(t, ["accounts.view"]);
-  editor = await createUserWithPermissions(t, ["accounts.edit"]);
-  approver = await createUserWithPermissions(t, ["accounts.approve"]);
+accountsSuite((s) => ({ t, u: { viewer, editor, approver } } = s), {
+  viewer: ["accounts.view"],
+  editor: ["accounts.edit"],
+  approver: ["accounts.approve"],
 });
 
 const newAccountWithMember = () => newAccountOf(t, editor);

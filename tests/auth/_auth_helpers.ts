@@ -1,6 +1,12 @@
 /** Helpers of the identity tests: register/login through the API, tokens from mails, clocks. */
 import { assertEquals } from "../_helpers/assert.ts";
-import { api, type TestApp } from "../_helpers/test_app.ts";
+import {
+  api,
+  createUserWithPermissions,
+  type TestApp,
+  type TestUser,
+} from "../_helpers/test_app.ts";
+import { type SuiteReady, withSuite } from "../_helpers/suite.ts";
 
 let counter = 0;
 
@@ -9,6 +15,18 @@ export function uniqueEmail(prefix = "person"): string {
 }
 
 export const PASSWORD = "correct horse battery";
+
+/**
+ * One app (own database, no auth rate limit) for the test file with an admin of users and
+ * settings, ready before the first test: `adminSuite((s) => ({ t, u: admin } = s))`.
+ */
+export function adminSuite(ready: SuiteReady<TestUser>): void {
+  withSuite(
+    (t) => createUserWithPermissions(t, ["users.admin", "settings.admin"]),
+    ready,
+    { env: { AUTH_RATE_LIMIT: "off" } },
+  );
+}
 
 export async function registerAndLogin(
   t: TestApp,

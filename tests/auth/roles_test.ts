@@ -6,16 +6,12 @@ import {
   type TestApp,
   type TestUser,
 } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
-import { registerAndLogin, roleBySlug } from "./_auth_helpers.ts";
+import { adminSuite, registerAndLogin, roleBySlug } from "./_auth_helpers.ts";
 
 let t: TestApp;
 let admin: TestUser;
 
-withTestApp(async (app) => {
-  t = app;
-  admin = await createUserWithPermissions(t, ["users.admin", "settings.admin"]);
-}, { env: { AUTH_RATE_LIMIT: "off" } });
+adminSuite((s) => ({ t, u: admin } = s));
 
 Deno.test("GET /permissions lists exactly the 42 permissions", async () => {
   const res = await api(t.app, "GET", "/v1/permissions", { token: admin.token });

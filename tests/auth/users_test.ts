@@ -6,16 +6,18 @@ import {
   type TestApp,
   type TestUser,
 } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
-import { PASSWORD, registerAndLogin, roleBySlug, uniqueEmail } from "./_auth_helpers.ts";
+import {
+  adminSuite,
+  PASSWORD,
+  registerAndLogin,
+  roleBySlug,
+  uniqueEmail,
+} from "./_auth_helpers.ts";
 
 let t: TestApp;
 let admin: TestUser;
 
-withTestApp(async (app) => {
-  t = app;
-  admin = await createUserWithPermissions(t, ["users.admin", "settings.admin"]);
-}, { env: { AUTH_RATE_LIMIT: "off" } });
+adminSuite((s) => ({ t, u: admin } = s));
 
 Deno.test("POST /users creates a staff user with the lowest free employee number and a reset link", async () => {
   const email = uniqueEmail("staff");

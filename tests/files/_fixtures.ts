@@ -5,6 +5,7 @@
 import { assertEquals } from "../_helpers/assert.ts";
 import {
   api,
+  type ApiResponse,
   createUserWithPermissions,
   type TestApp,
   type TestUser,
@@ -19,6 +20,19 @@ export interface FilesContext {
   settings: TestUser;
   accounts: TestUser;
   memberId: string;
+  /** A new account's primary member (created by `accounts`). */
+  newMember: () => Promise<string>;
+  /** POST /files as `uploader`, or with `options.token`. */
+  uploadTo: (
+    content: Uint8Array,
+    fields: Record<string, string>,
+    options?: UploadOptions & { token?: string },
+  ) => Promise<ApiResponse>;
+}
+
+export interface UploadOptions {
+  type?: string;
+  name?: string;
 }
 
 /**
@@ -31,14 +45,18 @@ export function withFilesApp(
 ): void {
   withTestApp(async (t) => {
     const accounts = await createUserWithPermissions(t, ["accounts.admin"]);
+    const uploader = await createUserWithPermissions(t, ["files.upload"]);
     ready({
       t,
-      uploader: await createUserWithPermissions(t, ["files.upload"]),
+      uploader,
       viewer: await createUserWithPermissions(t, ["files.view"]),
       deleter: await createUserWithPermissions(t, ["files.delete", "files.view"]),
       settings: await createUserWithPermissions(t, ["settings.admin"]),
       accounts,
       memberId: await newMemberAs(t, accounts),
+      newMember: () => newMemberAs(t, accounts),
+      uploadTo: (content, fields, options = {}) =>
+        uploadAs(t, options.token ?? uploader.token, content, fields, options),
     });
   }, { clock: { now: () => new Date(Date.now() + offsetMs()) } });
 }
@@ -81,7 +99,7 @@ export const PDF = text("%PDF-1.7\n%âãÏÓ\n");
 export function form(
   content: Uint8Array,
   fields: Record<string, string>,
-  options: { type?: string; name?: string } = {},
+  options: UploadOptions = {},
 ): FormData {
   const data = new FormData();
   data.set(
@@ -99,8 +117,8 @@ export function uploadAs(
   token: string,
   content: Uint8Array,
   fields: Record<string, string>,
-  options: { type?: string; name?: string } = {},
-) {
+  options: UploadOptions = {},
+): Promise<ApiResponse> {
   return api(t.app, "POST", "/v1/files", { token, body: form(content, fields, options) });
 }
 

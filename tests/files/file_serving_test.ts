@@ -6,7 +6,7 @@ import {
   type TestApp,
   type TestUser,
 } from "../_helpers/test_app.ts";
-import { JPEG, local, newMemberAs, PDF, PNG, text, uploadAs, withFilesApp } from "./_fixtures.ts";
+import { type FilesContext, JPEG, local, PDF, PNG, text, withFilesApp } from "./_fixtures.ts";
 
 let t: TestApp;
 let offsetMs = 0;
@@ -15,20 +15,12 @@ let viewer: TestUser;
 let deleter: TestUser;
 let accounts: TestUser;
 let memberId: string;
+let newMember: FilesContext["newMember"];
+let uploadTo: FilesContext["uploadTo"];
 
 withFilesApp((context) => {
-  ({ t, uploader, viewer, deleter, accounts, memberId } = context);
+  ({ t, uploader, viewer, deleter, accounts, memberId, newMember, uploadTo } = context);
 }, () => offsetMs);
-
-const newMember = () => newMemberAs(t, accounts);
-
-function uploadTo(
-  content: Uint8Array,
-  fields: Record<string, string>,
-  options: { type?: string; name?: string; token?: string } = {},
-) {
-  return uploadAs(t, options.token ?? uploader.token, content, fields, options);
-}
 
 Deno.test("GET /files/serve/* streams with the stored type, nosniff and Content-Disposition for files.view", async () => {
   const up = await uploadTo(PNG, { entityType: "member", entityId: memberId }, {

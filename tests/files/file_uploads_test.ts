@@ -3,14 +3,13 @@ import { assert, assertEquals, assertMatch } from "../_helpers/assert.ts";
 import { api, type TestApp, type TestUser } from "../_helpers/test_app.ts";
 import {
   bytes,
+  type FilesContext,
   form,
   GIF,
   JPEG,
-  newMemberAs,
   PDF,
   PNG,
   text,
-  uploadAs,
   WEBP,
   withFilesApp,
 } from "./_fixtures.ts";
@@ -19,22 +18,13 @@ let t: TestApp;
 let uploader: TestUser;
 let viewer: TestUser;
 let settings: TestUser;
-let accounts: TestUser;
 let memberId: string;
+let newMember: FilesContext["newMember"];
+let uploadTo: FilesContext["uploadTo"];
 
 withFilesApp((context) => {
-  ({ t, uploader, viewer, settings, accounts, memberId } = context);
+  ({ t, uploader, viewer, settings, memberId, newMember, uploadTo } = context);
 });
-
-const newMember = () => newMemberAs(t, accounts);
-
-function uploadTo(
-  content: Uint8Array,
-  fields: Record<string, string>,
-  options: { type?: string; name?: string; token?: string } = {},
-) {
-  return uploadAs(t, options.token ?? uploader.token, content, fields, options);
-}
 
 Deno.test("POST /files stores a PNG for a member and returns its metadata with a signed url", async () => {
   const res = await uploadTo(

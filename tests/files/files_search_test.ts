@@ -1,29 +1,15 @@
 /** GET /files `q`: category, stored path (extension) and content type, case-insensitive. */
 import { assertEquals } from "../_helpers/assert.ts";
-import {
-  api,
-  createUserWithPermissions,
-  type TestApp,
-  type TestUser,
-} from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
+import { api, type TestApp, type TestUser } from "../_helpers/test_app.ts";
+import { withFilesApp } from "./_fixtures.ts";
 
 let t: TestApp;
 let uploader: TestUser;
 let viewer: TestUser;
 let memberId: string;
 
-withTestApp(async (app) => {
-  t = app;
-  uploader = await createUserWithPermissions(t, ["files.upload"]);
-  viewer = await createUserWithPermissions(t, ["files.view"]);
-  const accounts = await createUserWithPermissions(t, ["accounts.admin"]);
-  const res = await api(t.app, "POST", "/v1/accounts", {
-    token: accounts.token,
-    body: { primaryContact: { firstName: "Search", lastName: "Files" } },
-  });
-  assertEquals(res.status, 201, res.text);
-  memberId = res.body.primaryMemberId;
+withFilesApp((context) => {
+  ({ t, uploader, viewer, memberId } = context);
 });
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72]);

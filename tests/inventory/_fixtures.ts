@@ -6,6 +6,7 @@ import {
   type TestApp,
   type TestUser,
 } from "../_helpers/test_app.ts";
+import { suiteOf } from "../_helpers/suite.ts";
 
 export interface InventoryUsers {
   viewer: TestUser;
@@ -22,6 +23,12 @@ export async function inventoryUsers(t: TestApp): Promise<InventoryUsers> {
     nobody: await createUserWithPermissions(t, []),
   };
 }
+
+/**
+ * One app (own database) for the test file with the inventory users, ready before the first
+ * test: `inventorySuite((s) => ({ t, u } = s))`.
+ */
+export const inventorySuite = suiteOf(inventoryUsers);
 
 /** API bodies are read loosely in tests; each assertion states the shape it expects. */
 // deno-lint-ignore no-explicit-any

@@ -1,9 +1,8 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
 import {
+  inventorySuite,
   type InventoryUsers,
-  inventoryUsers,
   makeCategory,
   makeProduct,
   makeSupplier,
@@ -12,10 +11,7 @@ import {
 let t: TestApp;
 let u: InventoryUsers;
 
-withTestApp(async (app) => {
-  t = app;
-  u = await inventoryUsers(t);
-});
+inventorySuite((s) => ({ t, u } = s));
 
 // ---------------------------------------------------------------- categories
 

@@ -1,16 +1,12 @@
 /** GET /products/:id/price-history: `q` over the prices as text, and `sort=createdAt`. */
 import { assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
-import { type InventoryUsers, inventoryUsers, makeProduct } from "./_fixtures.ts";
+import { inventorySuite, type InventoryUsers, makeProduct } from "./_fixtures.ts";
 
 let t: TestApp;
 let u: InventoryUsers;
 
-withTestApp(async (app) => {
-  t = app;
-  u = await inventoryUsers(t);
-});
+inventorySuite((s) => ({ t, u } = s));
 
 Deno.test("price-history q matches the price or previous price as text; sort=createdAt works", async () => {
   const p = await makeProduct(t, u.editor.token, { price: "10.00" });

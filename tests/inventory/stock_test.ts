@@ -1,18 +1,14 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
 import { withTransaction } from "../../app/db/transaction.ts";
 import { adjustStock, setUnitStatus } from "../../app/inventory/stock.ts";
 import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
-import { type InventoryUsers, inventoryUsers, makeProduct, makeSupplier } from "./_fixtures.ts";
+import { inventorySuite, type InventoryUsers, makeProduct, makeSupplier } from "./_fixtures.ts";
 
 let t: TestApp;
 let u: InventoryUsers;
 
-withTestApp(async (app) => {
-  t = app;
-  u = await inventoryUsers(t);
-});
+inventorySuite((s) => ({ t, u } = s));
 
 async function qty(productId: string): Promise<number> {
   const res = await api(t.app, "GET", `/v1/products/${productId}`, { token: u.viewer.token });

@@ -1,16 +1,12 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
 import { runSeeds } from "../../app/seed.ts";
-import { type InventoryUsers, inventoryUsers, makeProduct } from "./_fixtures.ts";
+import { inventorySuite, type InventoryUsers, makeProduct } from "./_fixtures.ts";
 
 let t: TestApp;
 let u: InventoryUsers;
 
-withTestApp(async (app) => {
-  t = app;
-  u = await inventoryUsers(t);
-});
+inventorySuite((s) => ({ t, u } = s));
 
 const LOOKUPS = [
   {

@@ -6,6 +6,7 @@ import {
   type TestApp,
   type TestUser,
 } from "../_helpers/test_app.ts";
+import { suiteOf } from "../_helpers/suite.ts";
 
 export interface LessonsWorld {
   t: TestApp;
@@ -18,6 +19,12 @@ export async function lessonsWorld(t: TestApp): Promise<LessonsWorld> {
   const editor = await createUserWithPermissions(t, ["lessons.edit", "accounts.edit"]);
   return { t, editor };
 }
+
+/**
+ * One app (own database) for the test file with its lessons world, ready before the first test:
+ * `lessonsSuite((s) => ({ t, u: w } = s))`.
+ */
+export const lessonsSuite = suiteOf(lessonsWorld);
 
 // deno-lint-ignore no-explicit-any
 type Json = any;

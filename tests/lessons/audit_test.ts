@@ -5,16 +5,14 @@ import {
   type TestApp,
   type TestUser,
 } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
-import { instructor, type LessonsWorld, lessonsWorld, lessonType, post } from "./_fixtures.ts";
+import { instructor, lessonsSuite, type LessonsWorld, lessonType, post } from "./_fixtures.ts";
 
 let t: TestApp;
 let w: LessonsWorld;
 let admin: TestUser;
 
-withTestApp(async (app) => {
-  t = app;
-  w = await lessonsWorld(t);
+lessonsSuite(async (s) => {
+  ({ t, u: w } = s);
   admin = await createUserWithPermissions(t, ["settings.admin"]);
 });
 

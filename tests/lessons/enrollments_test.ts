@@ -1,11 +1,10 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
 import {
   enroll,
   instructor,
+  lessonsSuite,
   type LessonsWorld,
-  lessonsWorld,
   lessonType,
   member,
   post,
@@ -15,10 +14,7 @@ import {
 let t: TestApp;
 let w: LessonsWorld;
 
-withTestApp(async (app) => {
-  t = app;
-  w = await lessonsWorld(t);
-});
+lessonsSuite((s) => ({ t, u: w } = s));
 
 async function freshSlot(overrides: Record<string, unknown> = {}) {
   const type = await lessonType(w);

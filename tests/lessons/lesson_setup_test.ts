@@ -1,10 +1,9 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, createUserWithPermissions, type TestApp } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
 import {
   instructor,
+  lessonsSuite,
   type LessonsWorld,
-  lessonsWorld,
   lessonType,
   post,
   slot,
@@ -13,10 +12,7 @@ import {
 let t: TestApp;
 let w: LessonsWorld;
 
-withTestApp(async (app) => {
-  t = app;
-  w = await lessonsWorld(t);
-});
+lessonsSuite((s) => ({ t, u: w } = s));
 
 Deno.test("lesson types: create, read, list, update and delete with rate presets as money strings", async () => {
   const type = await lessonType(w, { name: "Piano basics" });

@@ -1,11 +1,10 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, createUserWithPermissions, type TestApp } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
 import {
   enroll,
   instructor,
+  lessonsSuite,
   type LessonsWorld,
-  lessonsWorld,
   lessonType,
   member,
   post,
@@ -16,10 +15,7 @@ let t: TestApp;
 let w: LessonsWorld;
 const NOW = new Date("2026-12-02T03:00:00Z"); // 2026-12-01 in America/New_York
 
-withTestApp(async (app) => {
-  t = app;
-  w = await lessonsWorld(t);
-}, { clock: { now: () => NOW } });
+lessonsSuite((s) => ({ t, u: w } = s), { clock: { now: () => NOW } });
 
 async function newEnrollment(instructorOverrides: Record<string, unknown> = {}) {
   const type = await lessonType(w);

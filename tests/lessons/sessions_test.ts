@@ -1,11 +1,10 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, createUserWithPermissions, type TestApp } from "../_helpers/test_app.ts";
-import { withTestApp } from "../_helpers/suite.ts";
 import {
   enroll,
   instructor,
+  lessonsSuite,
   type LessonsWorld,
-  lessonsWorld,
   lessonType,
   member,
   post,
@@ -18,10 +17,7 @@ let w: LessonsWorld;
 // 03:00 UTC on 2 December is still Tuesday 1 December in the store's zone (America/New_York).
 const NOW = new Date("2026-12-02T03:00:00Z");
 
-withTestApp(async (app) => {
-  t = app;
-  w = await lessonsWorld(t);
-}, { clock: { now: () => NOW } });
+lessonsSuite((s) => ({ t, u: w } = s), { clock: { now: () => NOW } });
 
 async function freshSlot(overrides: Record<string, unknown> = {}) {
   const type = await lessonType(w);

@@ -86,6 +86,29 @@ class TcpProxy {
   }
 }
 
+/**
+ * A new test database reached through a started proxy, and a pool of `poolSize` over the
+ * proxy; `close()` stops the proxy and closes the pool and the database.
+ */
+async function behindProxy(poolSize: number) {
+  const database = await createTestDatabase();
+  const target = new URL(database.url!);
+  const proxy = new TcpProxy({ hostname: target.hostname, port: Number(target.port || 5432) });
+  proxy.start();
+  const viaProxy = new URL(database.url!);
+  viaProxy.port = String(proxy.port);
+  const handle = await openDatabase({ databaseUrl: viaProxy.toString(), poolSize });
+  return {
+    proxy,
+    handle,
+    async close() {
+      proxy.stop();
+      await handle.close().catch(() => {});
+      await database.close();
+    },
+  };
+}
+
 async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
   const started = performance.now();
   const result = await work();
@@ -98,13 +121,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const database = await createTestDatabase();
-    const target = new URL(database.url!);
-    const proxy = new TcpProxy({ hostname: target.hostname, port: Number(target.port || 5432) });
-    proxy.start();
-    const viaProxy = new URL(database.url!);
-    viaProxy.port = String(proxy.port);
-    const handle = await openDatabase({ databaseUrl: viaProxy.toString(), poolSize: 4 });
+    const { proxy, handle, close } = await behindProxy(4);
     const deps = createDeps({
       config: testConfig(),
       db: handle.db,
@@ -141,9 +158,7 @@ Deno.test({
         );
       }
     } finally {
-      proxy.stop();
-      await handle.close().catch(() => {});
-      await database.close();
+      await close();
     }
   },
 });
@@ -155,13 +170,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const database = await createTestDatabase();
-    const target = new URL(database.url!);
-    const proxy = new TcpProxy({ hostname: target.hostname, port: Number(target.port || 5432) });
-    proxy.start();
-    const viaProxy = new URL(database.url!);
-    viaProxy.port = String(proxy.port);
-    const handle = await openDatabase({ databaseUrl: viaProxy.toString(), poolSize: 2 });
+    const { proxy, handle, close } = await behindProxy(2);
     try {
       const failure = await handle.db.transaction().execute(async (trx) => {
         await trx.selectFrom("modules").select("slug").execute();
@@ -179,9 +188,7 @@ Deno.test({
       );
       assertEquals(rows.length, 14);
     } finally {
-      proxy.stop();
-      await handle.close().catch(() => {});
-      await database.close();
+      await close();
     }
   },
 });

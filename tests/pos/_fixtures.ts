@@ -7,6 +7,7 @@ import {
   type TestApp,
   type TestUser,
 } from "../_helpers/test_app.ts";
+import { suiteOf } from "../_helpers/suite.ts";
 import { hashSecret } from "../../app/auth/passwords.ts";
 
 export interface PosUsers {
@@ -41,6 +42,12 @@ export async function posUsers(t: TestApp): Promise<PosUsers> {
     auditor: await createUserWithPermissions(t, ["settings.admin", "reports.view"]),
   };
 }
+
+/**
+ * One app (own database) for the test file with the POS users, ready before the first test:
+ * `posSuite((s) => ({ t, u } = s))`.
+ */
+export const posSuite = suiteOf(posUsers);
 
 let counter = 0;
 

@@ -1,14 +1,14 @@
 /** Completing under concurrency and retries, and the completion's bounded query count. */
 import { sql } from "kysely";
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { api, createTestApp, type TestApp } from "../_helpers/test_app.ts";
+import { api, type TestApp } from "../_helpers/test_app.ts";
 import type { Actor } from "../../app/actor.ts";
 import { completeTransaction } from "../../app/pos/complete_transaction.ts";
 import {
   createSale,
   makeProduct,
+  posSuite,
   type PosUsers,
-  posUsers,
   setStock,
   stockOf,
   storeWithDrawer,
@@ -17,13 +17,7 @@ import {
 let t: TestApp;
 let u: PosUsers;
 
-Deno.test.beforeAll(async () => {
-  t = await createTestApp();
-  u = await posUsers(t);
-});
-Deno.test.afterAll(async () => {
-  await t.close();
-});
+posSuite((s) => ({ t, u } = s));
 
 // ---------------------------------------------------------------- concurrency, retries
 

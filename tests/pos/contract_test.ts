@@ -4,12 +4,7 @@
  * `registerId` filters, `q` on transactions and drawers, and `sort=createdAt` on drawers.
  */
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import {
-  api,
-  createTestApp,
-  createUserWithPermissions,
-  type TestApp,
-} from "../_helpers/test_app.ts";
+import { api, createUserWithPermissions, type TestApp } from "../_helpers/test_app.ts";
 import {
   createSale,
   makeLocation,
@@ -17,8 +12,8 @@ import {
   MANAGER_PIN,
   openDrawer,
   payAndComplete,
+  posSuite,
   type PosUsers,
-  posUsers,
   setConfig,
   storeWithDrawer,
 } from "./_fixtures.ts";
@@ -28,13 +23,7 @@ let u: PosUsers;
 // 2026-11-10 17:00 UTC = 12:00 in New York (the seeded store zone); 1 ms per reading.
 let now = Date.parse("2026-11-10T17:00:00Z");
 
-Deno.test.beforeAll(async () => {
-  t = await createTestApp({ clock: { now: () => new Date(now++) } });
-  u = await posUsers(t);
-});
-Deno.test.afterAll(async () => {
-  await t.close();
-});
+posSuite((s) => ({ t, u } = s), { clock: { now: () => new Date(now++) } });
 
 const ids = (res: { body: { data: Array<{ id: string }> } }) => res.body.data.map((x) => x.id);
 

@@ -1,30 +1,19 @@
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
-import {
-  api,
-  createTestApp,
-  createUserWithPermissions,
-  type TestApp,
-} from "../_helpers/test_app.ts";
+import { api, createUserWithPermissions, type TestApp } from "../_helpers/test_app.ts";
 import {
   makeLocation,
   makeRegister,
   MANAGER_PIN,
   openDrawer,
+  posSuite,
   type PosUsers,
-  posUsers,
   setPin,
 } from "./_fixtures.ts";
 
 let t: TestApp;
 let u: PosUsers;
 
-Deno.test.beforeAll(async () => {
-  t = await createTestApp();
-  u = await posUsers(t);
-});
-Deno.test.afterAll(async () => {
-  await t.close();
-});
+posSuite((s) => ({ t, u } = s));
 
 // ---------------------------------------------------------------- registers
 

@@ -1,23 +1,12 @@
 /** Pricing of a pending sale: line edits, the order discount and its override, tax rates and exemptions. */
 import { assertEquals } from "../_helpers/assert.ts";
-import {
-  api,
-  createTestApp,
-  createUserWithPermissions,
-  type TestApp,
-} from "../_helpers/test_app.ts";
-import { createSale, type PosUsers, posUsers, setConfig, storeWithDrawer } from "./_fixtures.ts";
+import { api, createUserWithPermissions, type TestApp } from "../_helpers/test_app.ts";
+import { createSale, posSuite, type PosUsers, setConfig, storeWithDrawer } from "./_fixtures.ts";
 
 let t: TestApp;
 let u: PosUsers;
 
-Deno.test.beforeAll(async () => {
-  t = await createTestApp();
-  u = await posUsers(t);
-});
-Deno.test.afterAll(async () => {
-  await t.close();
-});
+posSuite((s) => ({ t, u } = s));
 
 // ---------------------------------------------------------------- item edits, discount, tax
 

@@ -7,6 +7,7 @@ import {
   makeRegister,
   openDrawer,
   payAndComplete,
+  posSuite,
   type PosUsers,
   posUsers,
   storeWithDrawer,
@@ -15,13 +16,7 @@ import {
 let t: TestApp;
 let u: PosUsers;
 
-Deno.test.beforeAll(async () => {
-  t = await createTestApp();
-  u = await posUsers(t);
-});
-Deno.test.afterAll(async () => {
-  await t.close();
-});
+posSuite((s) => ({ t, u } = s));
 
 // ---------------------------------------------------------------- repair payments
 

@@ -1,6 +1,6 @@
 /** Selling: a sale created, paid and completed; what cannot be sold or completed. */
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { api, createTestApp, type TestApp } from "../_helpers/test_app.ts";
+import { api, type TestApp } from "../_helpers/test_app.ts";
 import {
   createSale,
   makeLocation,
@@ -8,8 +8,8 @@ import {
   makeRegister,
   openDrawer,
   payAndComplete,
+  posSuite,
   type PosUsers,
-  posUsers,
   setStock,
   stockOf,
   storeWithDrawer,
@@ -18,13 +18,7 @@ import {
 let t: TestApp;
 let u: PosUsers;
 
-Deno.test.beforeAll(async () => {
-  t = await createTestApp();
-  u = await posUsers(t);
-});
-Deno.test.afterAll(async () => {
-  await t.close();
-});
+posSuite((s) => ({ t, u } = s));
 
 // ---------------------------------------------------------------- create, pay, complete
 

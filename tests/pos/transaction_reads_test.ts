@@ -1,24 +1,18 @@
 /** Reading transactions: list filters and receipts. */
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
-import { api, createTestApp, type TestApp } from "../_helpers/test_app.ts";
+import { api, type TestApp } from "../_helpers/test_app.ts";
 import {
   createSale,
   payAndComplete,
+  posSuite,
   type PosUsers,
-  posUsers,
   storeWithDrawer,
 } from "./_fixtures.ts";
 
 let t: TestApp;
 let u: PosUsers;
 
-Deno.test.beforeAll(async () => {
-  t = await createTestApp();
-  u = await posUsers(t);
-});
-Deno.test.afterAll(async () => {
-  await t.close();
-});
+posSuite((s) => ({ t, u } = s));
 
 // ---------------------------------------------------------------- list
 

@@ -1,12 +1,12 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { api, createTestApp, type TestApp } from "../_helpers/test_app.ts";
+import { api, type TestApp } from "../_helpers/test_app.ts";
 import {
   createSale,
   makeProduct,
   MANAGER_PIN,
   payAndComplete,
+  posSuite,
   type PosUsers,
-  posUsers,
   setConfig,
   setStock,
   stockOf,
@@ -17,13 +17,9 @@ let t: TestApp;
 let u: PosUsers;
 let code: string;
 
-Deno.test.beforeAll(async () => {
-  t = await createTestApp();
-  u = await posUsers(t);
+posSuite((s) => {
+  ({ t, u } = s);
   code = `${u.manager.employeeNumber}${MANAGER_PIN}`;
-});
-Deno.test.afterAll(async () => {
-  await t.close();
 });
 
 async function auditOf(action: string, entityId: string) {
