@@ -32,6 +32,7 @@ const envSchema = z.object({
   TRUST_PROXY: booleanFlag.default(false),
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  LOG_FORMAT: z.enum(["auto", "text", "json"]).default("auto"),
   MIGRATE_ON_START: booleanFlag.default(true),
   DEV_BYPASS: booleanFlag.default(false),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).optional(),
@@ -41,6 +42,9 @@ const envSchema = z.object({
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
+/** `text`: readable lines; `json`: one JSON object per line; `auto`: text on a terminal. */
+export type LogFormatSetting = "auto" | "text" | "json";
+
 export interface AppConfig {
   port: number;
   host: string;
@@ -48,6 +52,10 @@ export interface AppConfig {
   dataDir: string;
   filesDir: string;
   env: "development" | "production" | "test";
+  /**
+   * Unset in development: the server's start-up (`startRuntime`, app/bootstrap.ts) fills it
+   * with the secret kept in `DATA_DIR` (API §2).
+   */
   jwtSecret: string | undefined;
   publicUrl: string;
   smtpUrl: string | undefined;
@@ -56,6 +64,7 @@ export interface AppConfig {
   trustProxy: boolean;
   bcryptCost: number;
   logLevel: LogLevel;
+  logFormat: LogFormatSetting;
   migrateOnStart: boolean;
   devBypass: boolean;
   dbPoolSize: number;
@@ -116,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     trustProxy: e.TRUST_PROXY,
     bcryptCost: e.BCRYPT_COST,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     migrateOnStart: e.MIGRATE_ON_START,
     devBypass: e.DEV_BYPASS,
     dbPoolSize: e.DB_POOL_SIZE ?? defaultPoolSize(),

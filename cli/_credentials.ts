@@ -1,9 +1,10 @@
 /**
  * Where `ops login` keeps its token: `$OPS_CONFIG_DIR/credentials.json`, else
- * `~/.config/shop-ops/credentials.json` (mode 0600). `OPS_SERVER` and `OPS_TOKEN` override
- * what is stored. Commands that talk to a running server use `serverSession()`.
+ * `$XDG_CONFIG_HOME/shop-ops/` or `~/.config/shop-ops/credentials.json` (mode 0600).
+ * `OPS_SERVER` and `OPS_TOKEN` override what is stored (a stored token is used only for the
+ * server it was issued by).
  */
-import { UsageError } from "./_output.ts";
+import { UsageError } from "./_errors.ts";
 
 export interface StoredCredentials {
   server: string;
@@ -16,13 +17,17 @@ export function configDir(): string {
   const explicit = Deno.env.get("OPS_CONFIG_DIR");
   if (explicit) return explicit;
   const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
-  if (!home) throw new UsageError("Cannot find a home directory: set OPS_CONFIG_DIR");
-  const base = Deno.env.get("XDG_CONFIG_HOME") ?? `${home}/.config`;
-  return `${base}/shop-ops`;
+  const xdg = Deno.env.get("XDG_CONFIG_HOME");
+  if (!xdg && !home) throw new UsageError("Cannot find a home directory: set OPS_CONFIG_DIR");
+  return `${xdg ?? `${home}/.config`}/shop-ops`;
 }
 
 export function credentialsPath(): string {
   return `${configDir()}/credentials.json`;
+}
+
+export function normalizeServer(url: string): string {
+  return url.trim().replace(/\/+$/, "");
 }
 
 export async function saveCredentials(credentials: StoredCredentials): Promise<string> {
@@ -37,21 +42,47 @@ export async function saveCredentials(credentials: StoredCredentials): Promise<s
 
 export async function loadCredentials(): Promise<StoredCredentials | undefined> {
   try {
-    return JSON.parse(await Deno.readTextFile(credentialsPath())) as StoredCredentials;
+    const value = JSON.parse(await Deno.readTextFile(credentialsPath()));
+    return typeof value?.server === "string" && typeof value?.token === "string"
+      ? value as StoredCredentials
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The server URL and token to use: OPS_SERVER / OPS_TOKEN over the stored login. */
-export async function serverSession(): Promise<{ server: string; token: string }> {
+/** Removes the stored login; returns it (undefined when there was none). */
+export async function removeCredentials(): Promise<StoredCredentials | undefined> {
   const stored = await loadCredentials();
-  const server = Deno.env.get("OPS_SERVER") ?? stored?.server;
-  const token = Deno.env.get("OPS_TOKEN") ?? stored?.token;
-  if (!server || !token) {
-    throw new UsageError(
-      "Not logged in: run `ops login --server URL --email E`, or set OPS_SERVER and OPS_TOKEN",
-    );
+  await Deno.remove(credentialsPath()).catch(() => {});
+  return stored;
+}
+
+export interface Session {
+  /** The server to talk to (OPS_SERVER, else the stored login's), if any is known. */
+  server?: string;
+  token?: string;
+  /** Where the token came from: `OPS_TOKEN` or the stored login. */
+  source?: "env" | "stored";
+  email?: string;
+  expiresAt?: string;
+}
+
+/** The server URL and token to use: OPS_SERVER / OPS_TOKEN over the stored login. */
+export async function currentSession(): Promise<Session> {
+  const stored = await loadCredentials();
+  const envServer = Deno.env.get("OPS_SERVER");
+  const server = envServer ? normalizeServer(envServer) : stored?.server;
+  const envToken = Deno.env.get("OPS_TOKEN");
+  if (envToken) return { server, token: envToken, source: "env" };
+  if (stored && stored.server === server) {
+    return {
+      server,
+      token: stored.token,
+      source: "stored",
+      email: stored.email,
+      expiresAt: stored.expiresAt,
+    };
   }
-  return { server: server.replace(/\/+$/, ""), token };
+  return { server };
 }

@@ -1,16 +1,35 @@
 /**
- * Printing data for the `ops` CLI: an aligned table for people, JSON or CSV for scripts.
- * Data goes to stdout; messages and errors go to stderr.
+ * One output convention for every `ops` command (API §16): `--format table|json|csv` (`--json`
+ * is short for `--format json`). Tables are aligned (cli-table3, borderless) with money and
+ * counts right-aligned; CSV is RFC 4180 (csv-stringify); colour only when the stream is a
+ * terminal and NO_COLOR is not set. Data goes to stdout; messages and errors go to stderr.
  */
+import { type Command, Option } from "commander";
+import Table from "cli-table3";
+import { stringify } from "csv-stringify/sync";
+import { storeLocalDateTime } from "../domain/calendar.ts";
 
 export type OutputFormat = "table" | "json" | "csv";
 
 export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
+  /** Money and counts are right-aligned in tables. */
+  align?: "left" | "right";
 }
 
-function cell(value: unknown): string {
+/** Whether to colour what goes to `stream`: a terminal, and NO_COLOR unset or empty. */
+export function colorEnabled(stream: "stdout" | "stderr"): boolean {
+  if (Deno.env.get("NO_COLOR")) return false;
+  return (stream === "stdout" ? Deno.stdout : Deno.stderr).isTerminal();
+}
+
+function bold(text: string, on: boolean): string {
+  return on ? `\x1b[1m${text}\x1b[22m` : text;
+}
+
+/** The text of one cell: empty for null, `yes`/`no` for booleans, ISO for dates. */
+export function cellText(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (value instanceof Date) return value.toISOString();
   if (typeof value === "boolean") return value ? "yes" : "no";
@@ -18,61 +37,93 @@ function cell(value: unknown): string {
   return String(value);
 }
 
-/** Renders rows as an aligned text table with a header line. */
-export function formatTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
-  const cells = rows.map((row) => columns.map((c) => cell(c.value(row))));
-  const widths = columns.map((c, i) =>
-    Math.max(c.header.length, ...cells.map((line) => line[i]!.length))
-  );
-  const line = (values: string[]) =>
-    values.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd();
-  return [line(columns.map((c) => c.header)), ...cells.map(line)].join("\n");
+const NO_BORDERS = {
+  "top": "",
+  "top-mid": "",
+  "top-left": "",
+  "top-right": "",
+  "bottom": "",
+  "bottom-mid": "",
+  "bottom-left": "",
+  "bottom-right": "",
+  "left": "",
+  "left-mid": "",
+  "mid": "",
+  "mid-mid": "",
+  "right": "",
+  "right-mid": "",
+  "middle": "  ",
+};
+
+/** An aligned, borderless table with a header line (bold on a colour terminal). */
+export function formatTable<T>(
+  rows: readonly T[],
+  columns: readonly Column<T>[],
+  options: { color?: boolean } = {},
+): string {
+  const table = new Table({
+    head: columns.map((c) => bold(c.header, options.color ?? false)),
+    colAligns: columns.map((c) => c.align ?? "left"),
+    chars: NO_BORDERS,
+    style: { "head": [], "border": [], "padding-left": 0, "padding-right": 0 },
+  });
+  for (const row of rows) table.push(columns.map((c) => cellText(c.value(row))));
+  return table.toString().split("\n").map((line) => line.trimEnd()).join("\n");
 }
 
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-/** RFC 4180 CSV with a header line. */
+/** RFC 4180 CSV (CRLF line ends) with a header line. */
 export function formatCsv<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
-  const line = (values: string[]) => values.map(csvField).join(",");
-  return [
-    line(columns.map((c) => c.header)),
-    ...rows.map((row) => line(columns.map((c) => cell(c.value(row))))),
-  ].join("\r\n");
+  return stringify([
+    columns.map((c) => c.header),
+    ...rows.map((row) => columns.map((c) => cellText(c.value(row)))),
+  ], { record_delimiter: "windows", quoted_match: /[\r\n]/ });
 }
 
 export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, null, 2));
 }
 
-/** Prints a list in the chosen format; `json` prints `jsonValue` (the rows by default). */
+function writeStdout(text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  let written = 0;
+  while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+}
+
+/**
+ * Prints a list in the chosen format; `json` prints `jsonValue` (the rows by default). An empty
+ * table prints `empty` on stderr instead (CSV still prints its header).
+ */
 export function printRows<T>(
   rows: readonly T[],
   columns: readonly Column<T>[],
   format: OutputFormat,
-  jsonValue: unknown = rows,
+  options: { json?: unknown; empty?: string } = {},
 ): void {
-  if (format === "json") printJson(jsonValue);
-  else if (format === "csv") console.log(formatCsv(rows, columns));
-  else if (rows.length === 0) console.error("(none)");
-  else console.log(formatTable(rows, columns));
+  if (format === "json") printJson(options.json ?? rows);
+  else if (format === "csv") writeStdout(formatCsv(rows, columns));
+  else if (rows.length === 0) console.error(options.empty ?? "(none)");
+  else console.log(formatTable(rows, columns, { color: colorEnabled("stdout") }));
 }
 
-/** `--json` wins; otherwise `--format`, otherwise a table. */
+/** Adds `--format table|json|csv` and `--json` to a command that prints data. */
+export function withFormatOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option("--format <format>", "output format").choices(["table", "json", "csv"]),
+    )
+    .addOption(new Option("--json", "short for --format json").conflicts("format"));
+}
+
+/** The chosen format: `--json`, else `--format`, else a table. */
 export function outputFormat(options: { json?: boolean; format?: string }): OutputFormat {
   if (options.json) return "json";
   const format = options.format ?? "table";
-  if (format !== "table" && format !== "json" && format !== "csv") {
-    throw new UsageError(`Unknown format "${format}": expected table, json or csv`);
-  }
-  return format;
+  return format === "json" || format === "csv" ? format : "table";
 }
 
-/** A command used wrongly (exit code 2), beyond what commander itself checks. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
+/** An instant in the store's time zone for people: `2026-11-21 16:04 (Europe/Berlin)`. */
+export function storeTime(iso: string | Date, timeZone: string): string {
+  const instant = iso instanceof Date ? iso : new Date(iso);
+  if (Number.isNaN(instant.getTime())) return String(iso);
+  return `${storeLocalDateTime(instant, timeZone)} (${timeZone})`;
 }

@@ -1,36 +1,85 @@
 /**
- * The runtime of commands that work on the database directly: config → database (→ pending
- * migrations and seeds when asked) → deps, closed again when the command is done. Logs go to
- * stderr (stdout is for data), and only errors unless LOG_LEVEL=debug.
+ * The runtime of commands that work on the database directly: config → database → deps,
+ * closed again when the command is done. A command never creates a database as a side effect
+ * (API §16): a missing embedded database or an unmigrated one is one line naming the fix; only
+ * `ops migrate up` may create the embedded one. Logs go to stderr (stdout is for data), and
+ * only errors unless LOG_LEVEL=debug.
  */
 import { type AppConfig, loadConfig } from "../app/config.ts";
 import { startRuntime } from "../app/bootstrap.ts";
 import { DataDirLockedError } from "../app/db/data_dir_lock.ts";
+import { migrationStatus } from "../app/db/migrate.ts";
 import type { AppDeps } from "../app/deps.ts";
 import { createLogger } from "../app/logger.ts";
+import { CliError } from "./_errors.ts";
 
 export interface RuntimeOptions {
-  /** Apply pending migrations and seeds first (default: false). */
-  migrate?: boolean;
-  /** What to do instead when a server holds the embedded database (e.g. "use --server URL"). */
-  whenLocked?: string;
+  /** `ops migrate up` only: create the embedded database when there is none yet. */
+  create?: boolean;
+  /** Refuse a database with pending migrations (default: true). */
+  requireMigrated?: boolean;
 }
 
-/** Refused because a running server holds the embedded database (exit 1, message names fixes). */
-export class DatabaseBusyError extends Error {
-  constructor(cause: DataDirLockedError, whenLocked?: string) {
-    const fixes = [
-      "stop the server (it releases the directory on exit)",
-      "or run the command with DATABASE_URL when the server uses PostgreSQL",
-      ...(whenLocked ? [`or ${whenLocked}`] : []),
-    ];
-    super(`${cause.message}\nThis command opens the database directly: ${fixes.join(", ")}.`);
+/** Refused because another process (a running server) holds the embedded database. */
+export class DatabaseBusyError extends CliError {
+  readonly pid: number;
+  readonly dataDir: string;
+  constructor(cause: DataDirLockedError, dataDir: string) {
+    super(
+      `The embedded database in DATA_DIR "${dataDir}" is in use by another process ` +
+        `(pid ${cause.pid}, a running server?): this command works on the database directly, ` +
+        "so stop that process first (or run it with DATABASE_URL when the server uses PostgreSQL)",
+      { cause },
+    );
     this.name = "DatabaseBusyError";
+    this.pid = cause.pid;
+    this.dataDir = dataDir;
   }
 }
 
 export function cliConfig(): AppConfig {
   return loadConfig(Deno.env.toObject());
+}
+
+/** Where the embedded database of `config` lives (undefined with DATABASE_URL). */
+export function embeddedPath(config: AppConfig): string | undefined {
+  return config.databaseUrl ? undefined : `${config.dataDir.replace(/\/+$/, "")}/pgdata`;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Which database a message is about, without a password. */
+export function databaseLabel(config: AppConfig): string {
+  if (!config.databaseUrl) return `the embedded database in DATA_DIR "${config.dataDir}"`;
+  try {
+    const url = new URL(config.databaseUrl);
+    return `the PostgreSQL database ${url.pathname.slice(1)} at ${url.host}`;
+  } catch {
+    return "the DATABASE_URL database";
+  }
+}
+
+async function assertMigrated(deps: AppDeps, config: AppConfig): Promise<void> {
+  const status = await migrationStatus(deps.db);
+  const pending = status.filter((m) => m.executedAt === null).length;
+  if (pending === 0) return;
+  const what = pending === status.length
+    ? "is empty (no migration applied)"
+    : `has ${pending} pending migration(s)`;
+  const label = databaseLabel(config);
+  throw new CliError(
+    `${label[0]!.toUpperCase()}${
+      label.slice(1)
+    } ${what}: run \`ops migrate up\` and then \`ops seed\` ` +
+      "(or start the server once, which does both)",
+  );
 }
 
 /** Opens the runtime, runs `work`, and always closes it (releasing the data-directory lock). */
@@ -39,18 +88,27 @@ export async function withRuntime<T>(
   work: (deps: AppDeps) => Promise<T>,
 ): Promise<T> {
   const config = cliConfig();
+  const pgdata = embeddedPath(config);
+  if (pgdata && !options.create && !(await exists(`${pgdata}/PG_VERSION`))) {
+    throw new CliError(
+      `There is no database in DATA_DIR "${config.dataDir}" (no ${pgdata}): start the server ` +
+        "once (`deno task start`) or run `ops migrate up` and `ops seed`, or set DATA_DIR " +
+        "(or DATABASE_URL) to the shop's database",
+    );
+  }
   const logger = createLogger(
     config.logLevel === "debug" ? "debug" : "error",
     (line) => console.error(line),
   );
   let runtime;
   try {
-    runtime = await startRuntime({ config, logger, migrate: options.migrate ?? false });
+    runtime = await startRuntime({ config, logger, migrate: false });
   } catch (error) {
-    if (error instanceof DataDirLockedError) throw new DatabaseBusyError(error, options.whenLocked);
+    if (error instanceof DataDirLockedError) throw new DatabaseBusyError(error, config.dataDir);
     throw error;
   }
   try {
+    if (options.requireMigrated ?? true) await assertMigrated(runtime.deps, config);
     return await work(runtime.deps);
   } finally {
     await runtime.close();

@@ -2,7 +2,7 @@
  * Reading passwords for the CLI: from stdin (`--password-stdin`, one trailing newline
  * dropped) or prompted on the terminal without echo.
  */
-import { UsageError } from "./_output.ts";
+import { CliError, UsageError } from "./_errors.ts";
 
 export async function readStdinSecret(): Promise<string> {
   const text = await new Response(Deno.stdin.readable).text();
@@ -26,7 +26,7 @@ export async function promptSecret(question: string): Promise<string> {
       const n = await Deno.stdin.read(buffer);
       if (n === null) break;
       const byte = buffer[0]!;
-      if (byte === 3) throw new UsageError("Cancelled"); // Ctrl-C
+      if (byte === 3) throw new CliError("Cancelled"); // Ctrl-C
       if (byte === 13 || byte === 10) break;
       if (byte === 127 || byte === 8) bytes.pop();
       else bytes.push(byte);

@@ -1,16 +1,17 @@
 /**
  * `ops`: the command-line driver of the same use cases the server runs (API §16).
  * Each command module exports `register…(program)`; add yours to `COMMANDS` (a line each).
+ * Where a business command runs (database or server) is decided in `_transport.ts`; output
+ * follows `_output.ts`; help and usage errors `_help.ts`.
  * Exit codes: 0 success, 1 failure, 2 usage error. Data goes to stdout, messages to stderr.
  */
 import { Command, CommanderError } from "commander";
-import { ConfigError } from "../app/config.ts";
-import { DataDirLockedError } from "../app/db/data_dir_lock.ts";
-import { translateDatabaseError } from "../app/db/db_errors.ts";
 import { APP_VERSION } from "../app/deps.ts";
+import { translateDatabaseError } from "../app/db/db_errors.ts";
 import { DomainError } from "../domain/errors.ts";
-import { UsageError } from "./_output.ts";
-import { DatabaseBusyError } from "./_runtime.ts";
+import { CliError, oneLine, UsageError } from "./_errors.ts";
+import { commandPath, describeProgram, finishProgram } from "./_help.ts";
+import { colorEnabled } from "./_output.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerSeed } from "./commands/seed.ts";
@@ -37,54 +38,71 @@ export const EXIT_USAGE = 2;
 
 export function buildProgram(): Command {
   const program = new Command("ops")
-    .description("Operate the shop back office: server, database, modules and more")
+    .description(
+      "Operate the shop back office: server, database, users, modules, reports. Business " +
+        "commands work on the database directly, or through the running server's API (with " +
+        "your `ops login`) when that server holds the embedded database.",
+    )
     .version(APP_VERSION, "-V, --version")
-    .showHelpAfterError("(run with --help for usage)")
-    // Subcommands made with .command() inherit both: errors are thrown, not exited on.
-    .exitOverride()
-    .configureOutput({ writeErr: (text) => Deno.stderr.writeSync(new TextEncoder().encode(text)) });
+    // Subcommands made with .command() inherit it: errors are thrown, not exited on.
+    .exitOverride();
   for (const register of COMMANDS) register(program);
+  describeProgram(program, [
+    "deno task ops user create --email you@shop.test --first Ada --last Lovelace --role admin",
+    "deno task ops login --server http://127.0.0.1:8000 --email you@shop.test",
+    'deno task ops report daily --location "Main Street" --format csv',
+    "deno task ops lessons generate",
+  ]);
+  finishProgram(program);
   return program;
 }
 
-/** Maps whatever a command threw to an exit code, printing a message on stderr. */
-export function exitCodeFor(error: unknown): number {
+function printError(message: string): void {
+  const prefix = colorEnabled("stderr") ? "\x1b[31merror:\x1b[39m" : "error:";
+  console.error(`${prefix} ${oneLine(message)}`);
+}
+
+/** Maps whatever a command threw to an exit code, printing one line on stderr. */
+export function exitCodeFor(error: unknown, command = "ops"): number {
   if (error instanceof CommanderError) {
     // --help and --version exit 0; a command group run without a subcommand shows its help
-    // as an error (commander.help, exit 1): that and every parse error are usage errors.
+    // as an error (commander.help, exit 1): that and every parse error are usage errors
+    // (commander has printed them already).
     if (error.code === "commander.helpDisplayed" || error.code === "commander.version") {
       return EXIT_OK;
     }
     return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   }
   if (error instanceof UsageError) {
-    console.error(`error: ${error.message}\n(run with --help for usage)`);
+    printError(`${error.message} (run \`${command} --help\`)`);
     return EXIT_USAGE;
+  }
+  if (error instanceof CliError) {
+    printError(error.message);
+    return error.exitCode;
   }
   const translated = error instanceof DomainError ? error : translateDatabaseError(error);
   if (translated) {
-    console.error(`error: ${translated.message}`);
-    return EXIT_FAILURE;
+    printError(translated.message);
+    // Input the rules refuse as invalid is a usage error, as the server's 400 is.
+    return translated.code === "validation_failed" ? EXIT_USAGE : EXIT_FAILURE;
   }
-  if (
-    error instanceof ConfigError ||
-    error instanceof DataDirLockedError || error instanceof DatabaseBusyError
-  ) {
-    console.error(`error: ${error.message}`);
-    return EXIT_FAILURE;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(`error: ${message}`);
+  printError(error instanceof Error ? error.message : String(error));
   if (Deno.env.get("LOG_LEVEL") === "debug" && error instanceof Error) console.error(error.stack);
   return EXIT_FAILURE;
 }
 
 export async function runCli(args: string[]): Promise<number> {
+  const program = buildProgram();
+  let command = "ops";
+  program.hook("preAction", (_program, action) => {
+    command = commandPath(action);
+  });
   try {
-    await buildProgram().parseAsync(args, { from: "user" });
+    await program.parseAsync(args, { from: "user" });
     return EXIT_OK;
   } catch (error) {
-    return exitCodeFor(error);
+    return exitCodeFor(error, command);
   }
 }
 

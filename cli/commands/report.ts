@@ -1,124 +1,143 @@
 /**
  * `ops report z --drawer ID` and `ops report daily --location ID|NAME [--date D]`, with
- * `--format table|json|csv` (on the database directly). The Z report of a closed session is
- * the one frozen at close; an open session prints its X report (and says so on stderr).
+ * `--format table|json|csv`: on the database, or through the server that holds it
+ * (`GET /drawers/:id/report`, `GET /reports/daily`). The Z report of a closed session is the
+ * one frozen at close; an open session prints its X report (and says so on stderr).
  */
 import type { Command } from "commander";
-import { findLocationIdsByIdOrName } from "../../app/platform/locations_repo.ts";
+import { z } from "zod";
+import { findLocation, findLocationIdsByIdOrName } from "../../app/platform/locations_repo.ts";
+import { findStoreTimezone } from "../../app/platform/store_repo.ts";
 import { getDailyReport, getDrawerReport } from "../../app/pos/reports.ts";
+import type { DailyReportJson, DrawerReportJson } from "../../app/pos/report_json.ts";
+import { isoDate } from "../../app/schemas.ts";
 import { NotFoundError } from "../../domain/errors.ts";
-import { type Column, outputFormat, printRows, UsageError } from "../_output.ts";
-import { withRuntime } from "../_runtime.ts";
+import { type ApiClient, ApiError } from "../_api.ts";
+import { CliError, UsageError } from "../_errors.ts";
+import { BUSINESS_ENV, describe } from "../_help.ts";
+import { parseInput, UUID } from "../_input.ts";
+import { outputFormat, withFormatOptions } from "../_output.ts";
+import { run, storeTimezoneVia } from "../_transport.ts";
+import { printDailyReport, printDrawerReport } from "./_report_view.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-interface Row {
-  section: string;
-  field: string;
-  value: unknown;
+interface Located<T> {
+  report: T;
+  timeZone: string;
+  locationName?: string;
 }
 
-const COLUMNS: Column<Row>[] = [
-  { header: "SECTION", value: (r) => r.section },
-  { header: "FIELD", value: (r) => r.field },
-  { header: "VALUE", value: (r) => r.value },
-];
-
-interface ReportShape {
-  salesSummary: object;
-  paymentBreakdown: { method: string; count: number; amount: string }[];
-  discounts: { transactionId: string; kind: string | null; value: string | null; amount: string }[];
-  cashAccountability: object;
-  adjustments: { direction: string; amount: string; reason: string; createdAt: string }[];
+function pickLocation(idOrName: string, matches: Array<{ id: string; name?: string }>) {
+  if (matches.length === 0) {
+    throw new NotFoundError("not_found", `No location "${idOrName}" (give its id or its name)`);
+  }
+  if (matches.length > 1) {
+    throw new UsageError(`Several locations are named "${idOrName}": give the id instead`);
+  }
+  return matches[0]!;
 }
 
-/** The report as SECTION / FIELD / VALUE rows (for the table and CSV formats). */
-export function reportRows(header: Record<string, unknown>, report: ReportShape): Row[] {
-  const rows: Row[] = Object.entries(header).map(([field, value]) => ({
-    section: "report",
-    field,
-    value,
-  }));
-  for (const [field, value] of Object.entries(report.salesSummary)) {
-    rows.push({ section: "salesSummary", field, value });
+/** The location named `idOrName` through the API (names need settings.view: else give the id). */
+async function locationVia(api: ApiClient, idOrName: string) {
+  if (UUID.test(idOrName)) {
+    const found = await api.request<{ name: string }>("GET", `/locations/${idOrName}`)
+      .catch(() => undefined);
+    return { id: idOrName, name: found?.name };
   }
-  for (const p of report.paymentBreakdown) {
-    rows.push({ section: "paymentBreakdown", field: `${p.method}.count`, value: p.count });
-    rows.push({ section: "paymentBreakdown", field: `${p.method}.amount`, value: p.amount });
-  }
-  for (const d of report.discounts) {
-    rows.push({ section: "discounts", field: d.transactionId, value: d.amount });
-  }
-  for (const [field, value] of Object.entries(report.cashAccountability)) {
-    rows.push({ section: "cashAccountability", field, value });
-  }
-  for (const a of report.adjustments) {
-    rows.push({
-      section: "adjustments",
-      field: `${a.createdAt} ${a.direction}`,
-      value: `${a.amount} ${a.reason}`,
-    });
-  }
-  return rows;
+  const page = await api.request<{ data: Array<{ id: string; name: string }> }>(
+    "GET",
+    "/locations",
+    { query: { q: idOrName, limit: 100 } },
+  ).catch((error) => {
+    if (error instanceof ApiError && error.status === 403) {
+      throw new CliError(
+        `Finding a location by name needs the settings.view permission: give its id instead ` +
+          `(--location UUID; ${error.message})`,
+      );
+    }
+    throw error;
+  });
+  const wanted = idOrName.toLowerCase();
+  return pickLocation(idOrName, page.data.filter((l) => l.name.toLowerCase() === wanted));
 }
 
 export function registerReport(program: Command): void {
   const report = program.command("report").description("Point-of-sale reports (Z, daily)");
 
-  report.command("z")
-    .description("The Z report of a drawer session (X while it is still open)")
-    .requiredOption("--drawer <id>", "drawer session id")
-    .option("--format <format>", "table, json or csv", "table")
-    .action(async (options: { drawer: string; format?: string }) => {
-      const format = outputFormat(options);
-      if (!UUID.test(options.drawer)) throw new UsageError("--drawer must be a session id (UUID)");
-      const result = await withRuntime({}, (deps) => getDrawerReport(deps, options.drawer));
-      if (result.kind === "X") console.error("note: the session is still open (X report)");
-      printRows(
-        reportRows({
-          kind: result.kind,
-          sessionId: result.sessionId,
-          registerId: result.registerId,
-          openedAt: result.openedAt,
-          closedAt: result.closedAt,
-        }, result),
-        COLUMNS,
-        format,
-        result,
-      );
+  const zReport = withFormatOptions(
+    report.command("z")
+      .description("The Z report of a drawer session (X while it is still open)")
+      .requiredOption("--drawer <id>", "drawer session id"),
+  ).action(async (options: { drawer: string; format?: string; json?: boolean }) => {
+    const format = outputFormat(options);
+    if (!UUID.test(options.drawer)) throw new UsageError("--drawer must be a session id (UUID)");
+    const result = await run<Located<DrawerReportJson>>({
+      direct: async (deps) => ({
+        report: await getDrawerReport(deps, options.drawer),
+        timeZone: await findStoreTimezone(deps.db),
+      }),
+      server: async (api) => ({
+        report: await api.request<DrawerReportJson>("GET", `/drawers/${options.drawer}/report`),
+        timeZone: await storeTimezoneVia(api),
+      }),
     });
+    if (result.report.kind === "X") console.error("note: the session is still open (X report)");
+    printDrawerReport(result.report, {
+      format,
+      heading: `${result.report.kind} report of drawer session ${result.report.sessionId}`,
+      timeZone: result.timeZone,
+    });
+  });
+  describe(zReport, {
+    examples: [
+      "deno task ops report z --drawer 0193a8c4-5b1e-7c2d-9e3f-0a1b2c3d4e5f",
+      "deno task ops report z --drawer 0193a8c4-5b1e-7c2d-9e3f-0a1b2c3d4e5f --json",
+    ],
+    env: BUSINESS_ENV,
+  });
 
-  report.command("daily")
-    .description("The daily rollup of a location's drawer sessions")
-    .requiredOption("--location <idOrName>", "location id or name")
-    .option("--date <date>", "store-local date YYYY-MM-DD (default today)")
-    .option("--format <format>", "table, json or csv", "table")
-    .action(async (options: { location: string; date?: string; format?: string }) => {
+  const daily = withFormatOptions(
+    report.command("daily")
+      .description("The daily rollup of a location's drawer sessions")
+      .requiredOption("--location <idOrName>", "location id or name")
+      .option("--date <date>", "store-local date YYYY-MM-DD (default: today)"),
+  ).action(
+    async (options: { location: string; date?: string; format?: string; json?: boolean }) => {
       const format = outputFormat(options);
-      if (options.date !== undefined && !DATE.test(options.date)) {
-        throw new UsageError("--date must be YYYY-MM-DD");
-      }
-      const result = await withRuntime({}, async (deps) => {
-        const ids = await findLocationIdsByIdOrName(deps.db, options.location);
-        if (ids.length === 0) {
-          throw new NotFoundError("not_found", `No location "${options.location}"`);
-        }
-        if (ids.length > 1) {
-          throw new UsageError(`Several locations are named "${options.location}": use the id`);
-        }
-        return await getDailyReport(deps, ids[0]!, options.date);
+      const { date } = parseInput(z.object({ date: isoDate.optional() }), { date: options.date });
+      const result = await run<Located<DailyReportJson>>({
+        direct: async (deps) => {
+          const ids = await findLocationIdsByIdOrName(deps.db, options.location);
+          const { id } = pickLocation(options.location, ids.map((id) => ({ id })));
+          return {
+            report: await getDailyReport(deps, id, date),
+            timeZone: await findStoreTimezone(deps.db),
+            locationName: (await findLocation(deps.db, id))?.name,
+          };
+        },
+        server: async (api) => {
+          const location = await locationVia(api, options.location);
+          return {
+            report: await api.request<DailyReportJson>("GET", "/reports/daily", {
+              query: { locationId: location.id, date },
+            }),
+            timeZone: await storeTimezoneVia(api),
+            locationName: location.name,
+          };
+        },
       });
-      const rows = reportRows({ locationId: result.locationId, date: result.date }, result);
-      for (const s of result.sessions) {
-        rows.push({
-          section: "sessions",
-          field: s.sessionId,
-          value:
-            `${s.kind} ${s.transactionCount} tx total ${s.total} expected ${s.expectedBalance}` +
-            (s.overShort === null ? "" : ` over/short ${s.overShort}`),
-        });
-      }
-      printRows(rows, COLUMNS, format, result);
-    });
+      printDailyReport(result.report, {
+        format,
+        heading: `Daily report: ${result.locationName ?? result.report.locationId}, ` +
+          result.report.date,
+        timeZone: result.timeZone,
+      });
+    },
+  );
+  describe(daily, {
+    examples: [
+      'deno task ops report daily --location "Main Street"',
+      'deno task ops report daily --location "Main Street" --date 2026-11-21 --format csv',
+    ],
+    env: BUSINESS_ENV,
+  });
 }

@@ -1,24 +1,19 @@
 /** `ops seed`: the idempotent seeds (permissions, system roles, lookups, modules, store row). */
 import type { Command } from "commander";
-import { migrationStatus } from "../../app/db/migrate.ts";
 import { runSeeds } from "../../app/seed.ts";
-import { ConflictError } from "../../domain/errors.ts";
+import { DATABASE_ENV, describe } from "../_help.ts";
 import { withRuntime } from "../_runtime.ts";
 
 export function registerSeed(program: Command): void {
-  program.command("seed")
+  const seed = program.command("seed")
     .description("Insert the reference data that is missing (safe to run again)")
     .action(async () => {
-      await withRuntime({}, async (deps) => {
-        const pending = (await migrationStatus(deps.db)).filter((m) => m.executedAt === null);
-        if (pending.length > 0) {
-          throw new ConflictError(
-            "migrations_pending",
-            `${pending.length} migration(s) are pending: run \`ops migrate up\` first`,
-          );
-        }
-        await runSeeds(deps.db);
-      });
+      // A database with pending migrations is refused (one line naming `ops migrate up`).
+      await withRuntime({}, (deps) => runSeeds(deps.db));
       console.log("Seeds applied.");
     });
+  describe(seed, {
+    examples: ["deno task ops migrate up && deno task ops seed"],
+    env: DATABASE_ENV,
+  });
 }

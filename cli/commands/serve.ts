@@ -1,11 +1,17 @@
 /** `ops serve`: the server, exactly as `deno task start` runs it. */
 import type { Command } from "commander";
-import { serve } from "../../main.ts";
+import { describe } from "../_help.ts";
 
 export function registerServe(program: Command): void {
-  program.command("serve")
+  const serve = program.command("serve")
     .description("Run the HTTP server (same as `deno task start`; configured by environment)")
     .action(async () => {
+      // Loaded only here: the other commands do not pay for the server's modules.
+      const { serve } = await import("../../main.ts");
       await serve();
     });
+  describe(serve, {
+    examples: ["deno task ops serve", "PORT=8080 DATA_DIR=/srv/shop deno task ops serve"],
+    env: ["DATABASE_URL", "DATA_DIR"],
+  });
 }

@@ -36,7 +36,7 @@ Deno.test({
       const second = await runOps(["migrate", "status"], { dataDir });
       assertEquals(second.code, 1);
       assertStringIncludes(second.stderr, `pid ${server.pid}`);
-      assertStringIncludes(second.stderr, "stop the server");
+      assertStringIncludes(second.stderr, "stop that process first");
 
       const otherServer = await startServer({ dataDir }).then(
         () => "started",

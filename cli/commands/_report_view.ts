@@ -1,0 +1,176 @@
+/**
+ * The drawer (X/Z) and daily reports for people and spreadsheets: in a table, one small
+ * aligned table per section (counts and money right-aligned, times in the store's time zone);
+ * in CSV, one `section,item,count,amount` row per figure; JSON is the API's own shape.
+ */
+import type {
+  DailyReportJson,
+  DrawerReportJson,
+  ReportFiguresJson,
+} from "../../app/pos/report_json.ts";
+import {
+  colorEnabled,
+  type Column,
+  formatCsv,
+  formatTable,
+  type OutputFormat,
+  printJson,
+  storeTime,
+} from "../_output.ts";
+
+export interface ReportLine {
+  section: string;
+  item: string;
+  count?: number | null;
+  amount?: string | null;
+}
+
+function figureLines(report: ReportFiguresJson): ReportLine[] {
+  const s = report.salesSummary;
+  const c = report.cashAccountability;
+  return [
+    { section: "sales", item: "Transactions", count: s.transactionCount },
+    { section: "sales", item: "Gross sales", amount: s.grossSales },
+    { section: "sales", item: "Discounts", amount: s.discounts },
+    { section: "sales", item: "Refunds", amount: s.refunds },
+    { section: "sales", item: "Net sales", amount: s.netSales },
+    { section: "sales", item: "Tax", amount: s.tax },
+    { section: "sales", item: "Total", amount: s.total },
+    ...report.paymentBreakdown.map((p) => ({
+      section: "payments",
+      item: p.method,
+      count: p.count,
+      amount: p.amount,
+    })),
+    ...report.discounts.map((d) => ({
+      section: "discounts",
+      item: d.kind === "percent" ? `${d.transactionId} (${d.value}%)` : d.transactionId,
+      amount: d.amount,
+    })),
+    { section: "cash", item: "Opening balance", amount: c.openingBalance },
+    { section: "cash", item: "Cash sales", amount: c.cashSales },
+    { section: "cash", item: "Cash refunds", amount: c.cashRefunds },
+    { section: "cash", item: "Adjustments in", amount: c.adjustmentsIn },
+    { section: "cash", item: "Adjustments out", amount: c.adjustmentsOut },
+    { section: "cash", item: "Expected balance", amount: c.expectedBalance },
+    { section: "cash", item: "Closing balance", amount: c.closingBalance },
+    { section: "cash", item: "Over/short", amount: c.overShort },
+    ...report.adjustments.map((a) => ({
+      section: "adjustments",
+      item: `${a.direction === "in" ? "In" : "Out"}: ${a.reason}`,
+      amount: a.direction === "out" ? `-${a.amount}` : a.amount,
+    })),
+  ];
+}
+
+/** Every figure of a daily report as lines (sessions last: count = transactions, amount = total). */
+export function dailyReportLines(report: DailyReportJson): ReportLine[] {
+  return [
+    ...figureLines(report),
+    ...report.sessions.map((s) => ({
+      section: "sessions",
+      item: s.sessionId,
+      count: s.transactionCount,
+      amount: s.total,
+    })),
+  ];
+}
+
+export function drawerReportLines(report: DrawerReportJson): ReportLine[] {
+  return figureLines(report);
+}
+
+const CSV_COLUMNS: Column<ReportLine>[] = [
+  { header: "section", value: (l) => l.section },
+  { header: "item", value: (l) => l.item },
+  { header: "count", value: (l) => l.count },
+  { header: "amount", value: (l) => l.amount },
+];
+
+const TITLES: Record<string, string> = {
+  sales: "SALES",
+  payments: "PAYMENTS",
+  discounts: "DISCOUNTS",
+  cash: "CASH DRAWER",
+  adjustments: "CASH IN/OUT",
+};
+
+function sectionTable(title: string, lines: ReportLine[], color: boolean): string {
+  const hasCount = lines.some((l) => l.count !== undefined && l.count !== null);
+  const columns: Column<ReportLine>[] = [
+    { header: title, value: (l) => l.item },
+    ...(hasCount
+      ? [{ header: "COUNT", value: (l: ReportLine) => l.count, align: "right" as const }]
+      : []),
+    { header: "AMOUNT", value: (l) => l.amount, align: "right" },
+  ];
+  return formatTable(lines, columns, { color });
+}
+
+type Session = DailyReportJson["sessions"][number];
+
+function sessionsTable(sessions: Session[], timeZone: string, color: boolean): string {
+  const time = (iso: string | null) => iso ? storeTime(iso, timeZone).replace(/ \(.*\)$/, "") : "";
+  return formatTable(sessions, [
+    { header: "SESSION", value: (s) => s.sessionId },
+    { header: "KIND", value: (s) => s.kind },
+    { header: "OPENED", value: (s) => time(s.openedAt) },
+    { header: "CLOSED", value: (s) => time(s.closedAt) },
+    { header: "TX", value: (s) => s.transactionCount, align: "right" },
+    { header: "TOTAL", value: (s) => s.total, align: "right" },
+    { header: "EXPECTED", value: (s) => s.expectedBalance, align: "right" },
+    { header: "CLOSING", value: (s) => s.closingBalance, align: "right" },
+    { header: "OVER/SHORT", value: (s) => s.overShort, align: "right" },
+  ], { color });
+}
+
+/** The sections of `lines` as tables, one after the other (an empty section says so). */
+function tables(lines: ReportLine[], color: boolean): string[] {
+  return Object.entries(TITLES).map(([section, title]) => {
+    const rows = lines.filter((l) => l.section === section);
+    return rows.length === 0 ? `${title}: none` : sectionTable(title, rows, color);
+  });
+}
+
+export interface ReportView {
+  format: OutputFormat;
+  /** The line above the tables, e.g. `Daily report: Main Street, 2026-11-21`. */
+  heading: string;
+  timeZone: string;
+}
+
+export function printDailyReport(report: DailyReportJson, view: ReportView): void {
+  if (view.format === "json") return printJson(report);
+  const lines = dailyReportLines(report);
+  if (view.format === "csv") {
+    return void Deno.stdout.writeSync(new TextEncoder().encode(formatCsv(lines, CSV_COLUMNS)));
+  }
+  const color = colorEnabled("stdout");
+  const sessions = report.sessions.length === 0
+    ? "SESSIONS: none"
+    : sessionsTable(report.sessions, view.timeZone, color);
+  console.log(
+    [
+      `${view.heading} (generated ${storeTime(report.generatedAt, view.timeZone)})`,
+      ...tables(lines, color),
+      sessions,
+    ].join("\n\n"),
+  );
+}
+
+export function printDrawerReport(report: DrawerReportJson, view: ReportView): void {
+  if (view.format === "json") return printJson(report);
+  const lines = drawerReportLines(report);
+  if (view.format === "csv") {
+    return void Deno.stdout.writeSync(new TextEncoder().encode(formatCsv(lines, CSV_COLUMNS)));
+  }
+  const opened = storeTime(report.openedAt, view.timeZone);
+  const closed = report.closedAt
+    ? `, closed ${storeTime(report.closedAt, view.timeZone)}`
+    : " (still open)";
+  console.log(
+    [`${view.heading}: opened ${opened}${closed}`, ...tables(lines, colorEnabled("stdout"))].join(
+      "\n\n",
+    ),
+  );
+}

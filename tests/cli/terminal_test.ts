@@ -1,0 +1,146 @@
+/**
+ * `ops` on a pseudo-terminal (util-linux `script`): confirmations asked and answered, the
+ * progress bar of `lessons generate` (and the one-line summary without a terminal), colour
+ * only on a terminal without NO_COLOR. Skipped where `script` is missing.
+ */
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
+import { removeDir } from "../_helpers/processes.ts";
+import { testConfig } from "../_helpers/test_app.ts";
+import { openDatabase } from "../../app/db/connect.ts";
+import { createDeps } from "../../app/create_deps.ts";
+import { createMemoryLogger } from "../../app/logger.ts";
+import { createApp } from "../../server/app.ts";
+import { HAS_SCRIPT, ops, opsOnTerminal, type OpsPlace, preparedPlace } from "./_ops.ts";
+
+let place: OpsPlace;
+
+/** Two students enrolled on Tuesdays from 2026-12-01 (set up through the API, in-process). */
+async function enrollStudents(dataDir: string, adminEmail: string): Promise<void> {
+  const handle = await openDatabase({ dataDir });
+  try {
+    const deps = createDeps({
+      config: testConfig({ DEV_BYPASS: "true" }),
+      db: handle.db,
+      dbKind: "embedded",
+      logger: createMemoryLogger(),
+    });
+    const app = createApp(deps);
+    const post = async (path: string, body: unknown) => {
+      const response = await app.request(`/v1${path}`, {
+        method: "POST",
+        headers: { "X-Dev-User": adminEmail, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      const json = await response.json();
+      assertEquals(response.status, 201, `${path}: ${JSON.stringify(json)}`);
+      return json;
+    };
+    const type = await post("/lesson-types", {
+      name: "Guitar",
+      durationMinutes: 30,
+      ratePresets: { weekly: "25.00", monthly: 90, quarterly: "250.00" },
+    });
+    const teacher = await post("/instructors", {
+      firstName: "Ada",
+      lastName: "Teacher",
+      email: "teacher@example.test",
+      isActive: true,
+    });
+    const slot = await post("/schedule-slots", {
+      instructorId: teacher.id,
+      lessonTypeId: type.id,
+      dayOfWeek: 2,
+      startTime: "16:00",
+      durationMinutes: 30,
+      maxStudents: 2,
+      isActive: true,
+    });
+    for (const firstName of ["Sam", "Kim"]) {
+      const account = await post("/accounts", {
+        primaryContact: { firstName, lastName: "Student" },
+      });
+      await post("/enrollments", {
+        memberId: account.primaryMemberId,
+        slotId: slot.id,
+        startDate: "2026-12-01",
+        billingInterval: "monthly",
+      });
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+Deno.test.beforeAll(async () => {
+  const prepared = await preparedPlace();
+  place = prepared;
+  if (HAS_SCRIPT) await enrollStudents(prepared.dataDir, prepared.adminEmail);
+});
+Deno.test.afterAll(async () => {
+  await removeDir(place.dataDir);
+});
+
+const onTerminal = { ignore: !HAS_SCRIPT, sanitizeResources: false, sanitizeOps: false };
+
+Deno.test({
+  name: "migrate down on a terminal asks first; answering no changes nothing (exit 1)",
+  ...onTerminal,
+  fn: async () => {
+    const result = await opsOnTerminal(place, ["migrate", "down"], { answer: "n" });
+    assertEquals(result.code, 1, result.output);
+    assertMatch(
+      result.output,
+      /Revert migration \d{8}_\d{6}_\w+ on the embedded database .*\[y\/N\]/,
+    );
+    assertStringIncludes(result.output, "error: Cancelled: nothing was changed");
+  },
+});
+
+Deno.test({
+  name: "a licence change on a terminal asks first; answering yes revokes it",
+  ...onTerminal,
+  fn: async () => {
+    const result = await opsOnTerminal(place, ["modules", "license", "vault", "--revoke"], {
+      answer: "yes",
+    });
+    assertEquals(result.code, 0, result.output);
+    assertStringIncludes(result.output, 'Revoke the licence of module "vault"?');
+    assertStringIncludes(result.output, 'Module "vault" is now unlicensed, disabled.');
+  },
+});
+
+Deno.test({
+  name: "lessons generate draws a progress bar on a terminal and prints a one-line summary without",
+  ...onTerminal,
+  fn: async () => {
+    const window = ["--from", "2026-12-01", "--to", "2026-12-31"];
+    const bar = await opsOnTerminal(place, ["lessons", "generate", ...window]);
+    assertEquals(bar.code, 0, bar.output);
+    assertMatch(bar.output, /Generating sessions \[=+\] 100% 10\/10/);
+    assertStringIncludes(
+      bar.output,
+      "Sessions 2026-12-01..2026-12-31: created 10, skipped 0 existing",
+    );
+
+    const again = await ops(place, ["lessons", "generate", ...window]);
+    assertEquals(again.code, 0, again.stderr);
+    assertEquals(
+      again.stdout,
+      "Sessions 2026-12-01..2026-12-31: created 0, skipped 10 existing, 0 blocked dates, 0 closures.\n",
+    );
+    assertEquals(again.stderr, "", "no bar (and no escape codes) without a terminal");
+  },
+});
+
+Deno.test({
+  name: "tables are bold-headed on a terminal, plain with NO_COLOR or when piped",
+  ...onTerminal,
+  fn: async () => {
+    const colour = await opsOnTerminal(place, ["modules", "list"], { env: { NO_COLOR: "" } });
+    assertEquals(colour.code, 0, colour.output);
+    assertStringIncludes(colour.output, "\x1b[1mSLUG\x1b[22m");
+    const noColour = await opsOnTerminal(place, ["modules", "list"], { env: { NO_COLOR: "1" } });
+    assert(!noColour.output.includes("\x1b[1m"), noColour.output);
+    assertMatch(noColour.output, /^SLUG\s+NAME/m);
+  },
+});
