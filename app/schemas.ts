@@ -7,35 +7,78 @@ import { z } from "zod";
 export const uuid = z.uuid({ version: undefined }).describe("UUID");
 export const idParams = z.object({ id: uuid });
 
-export const isoDate = z.iso.date().describe("Calendar date YYYY-MM-DD");
-export const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Expected HH:MM (24 h)");
-export const timestamp = z.iso.datetime({ offset: true });
+/**
+ * The years a date or timestamp may name (API §1.1: a date the service cannot represent is a
+ * 400, never a 500). Wide enough for any birth date, agreement or schedule; narrow enough that
+ * a day after the last one (the end of an inclusive range) still fits every engine and Date.
+ */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2999;
+const YEAR_RANGE_MESSAGE = `Expected a year from ${MIN_YEAR} to ${MAX_YEAR}`;
 
-/** Money on the wire: a "12.34" string or a JSON number with at most two decimals. */
+function inYearRange(value: string): boolean {
+  const year = Number(value.slice(0, 4));
+  return year >= MIN_YEAR && year <= MAX_YEAR;
+}
+
+export const isoDate = z.iso.date().refine(inYearRange, YEAR_RANGE_MESSAGE)
+  .describe(`Calendar date YYYY-MM-DD (years ${MIN_YEAR}–${MAX_YEAR})`);
+export const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Expected HH:MM (24 h)");
+export const timestamp = z.iso.datetime({ offset: true }).refine(inYearRange, YEAR_RANGE_MESSAGE)
+  .describe(`ISO 8601 timestamp (years ${MIN_YEAR}–${MAX_YEAR})`);
+/** A range bound of a list: a store-local date (the whole day) or an instant. */
+export const dateOrTimestamp = z.union([isoDate, timestamp], {
+  error: `Expected YYYY-MM-DD or an ISO 8601 timestamp, years ${MIN_YEAR}–${MAX_YEAR}`,
+}).describe(
+  `YYYY-MM-DD (store-local day, inclusive) or an ISO 8601 timestamp; years ${MIN_YEAR}–${MAX_YEAR}`,
+);
+
+const MONEY_PATTERN = /^-?\d{1,10}(\.\d{1,2})?$/;
+const PERCENT_PATTERN = /^\d{1,3}(\.\d{1,2})?$/;
+
+/**
+ * The shortest decimal form of a JSON number ("0.29" for 0.29, "1e+21" for 1e21, "" for a
+ * non-finite one). Amounts are judged by this text, never by float arithmetic: 0.29 * 100 is
+ * 28.999999999999996, yet 0.29 is an amount with two decimals.
+ */
+function numberText(n: number): string {
+  if (!Number.isFinite(n)) return "";
+  return String(Object.is(n, -0) ? 0 : n);
+}
+
+/** "19.9" → "19.90", "-0" → "0.00", "007" → "7.00": exact, by string, no float rounding. */
+function twoDecimals(text: string): string {
+  const negative = text.startsWith("-");
+  const [whole = "0", fraction = ""] = (negative ? text.slice(1) : text).split(".");
+  const out = `${whole.replace(/^0+(?=\d)/, "")}.${fraction.padEnd(2, "0")}`;
+  return negative && out !== "0.00" ? `-${out}` : out;
+}
+
+const MONEY_MESSAGE = "Expected an amount with at most two decimals";
+
+/**
+ * Money on the wire (API §1.2): a "12.34" string or a JSON number with at most two decimals
+ * (19.99, 1.1, 0.29), at most 10 digits before the point (numeric(12,2)); out: "12.34".
+ */
 export const money = z.union([
-  z.string().regex(/^-?\d{1,10}(\.\d{1,2})?$/, "Expected an amount with at most two decimals"),
-  z.number().refine(
-    (n) => Number.isFinite(n) && Math.abs(n) < 1e10 && Math.round(n * 100) === n * 100,
-    {
-      message: "Expected an amount with at most two decimals",
-    },
-  ),
-]).transform((v) => (typeof v === "number" ? v.toFixed(2) : Number(v).toFixed(2)))
-  .describe('Amount, e.g. "19.99"');
+  z.string().regex(MONEY_PATTERN, MONEY_MESSAGE),
+  z.number().refine((n) => MONEY_PATTERN.test(numberText(n)), MONEY_MESSAGE),
+]).transform((v) => twoDecimals(typeof v === "number" ? numberText(v) : v))
+  .describe('Amount, e.g. "19.99" or 19.99 (at most two decimals)');
 
 /** `money` that refuses a negative amount. */
 export const nonNegativeMoney = money.refine((v) => !v.startsWith("-"), "Must not be negative");
 
 export const moneyString = z.string().regex(/^-?\d+\.\d{2}$/).describe("Amount with two decimals");
 
+const PERCENT_MESSAGE = "Expected a percentage with at most two decimals";
+
 /** A percentage on the wire: "12.50" or 12.5, at most two decimals, 0..100; out: "12.50". */
 export const percent = z.union([
-  z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, "Expected a percentage with at most two decimals"),
+  z.string().regex(PERCENT_PATTERN, PERCENT_MESSAGE),
   z.number().min(0, "Must be between 0 and 100").max(100, "Must be between 0 and 100")
-    .refine((n) => Math.round(n * 100) === n * 100, {
-      message: "Expected a percentage with at most two decimals",
-    }),
-]).transform((v) => Number(v).toFixed(2)).refine(
+    .refine((n) => PERCENT_PATTERN.test(numberText(n)), PERCENT_MESSAGE),
+]).transform((v) => twoDecimals(typeof v === "number" ? numberText(v) : v)).refine(
   (v) => Number(v) >= 0 && Number(v) <= 100,
   "Must be between 0 and 100",
 ).describe('Percentage, e.g. "12.50"');

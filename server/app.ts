@@ -1,15 +1,15 @@
 /**
  * `createApp(deps)`: the Hono application. Cross-cutting middleware first (request id and
- * logging, body limit, idempotency), then one `ApiRouter` per resource under `/v1`, then the
- * single error handler. A feature adds its router factory to `ROUTERS` and nothing else.
+ * logging), then one `ApiRouter` per resource under `/v1`, then the single error handler. A
+ * feature adds its router factory to `ROUTERS` and nothing else. Bodies, their limits and
+ * `Idempotency-Key` are handled by each declared route's pipeline (server/route.ts), after its
+ * guard: no middleware here reads a request body.
  */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { AppDeps } from "../app/deps.ts";
-import { NotFoundError, PayloadTooLargeError } from "../domain/errors.ts";
+import { NotFoundError } from "../domain/errors.ts";
 import type { AppEnv } from "./context.ts";
 import { problemJson, toProblem } from "./errors.ts";
-import { idempotency } from "./middleware/idempotency.ts";
 import { requestContext } from "./middleware/request_context.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { ApiRouter, type RegisteredRoute } from "./route.ts";
@@ -21,6 +21,7 @@ import {
   storeRoutes,
 } from "./routes/platform.ts";
 import { docsRoutes } from "./routes/docs.ts";
+import { browserPages } from "./routes/reset_password_page.ts";
 import { authRoutes, meRoutes } from "./routes/auth.ts";
 import { userRoutes } from "./routes/users.ts";
 import { permissionRoutes, roleRoutes } from "./routes/roles.ts";
@@ -50,9 +51,6 @@ const ROUTERS: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [
   fileRoutes,
 ];
 
-/** JSON bodies are small; uploads (multipart) are limited by the file routes' own config. */
-const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
-
 export interface AppWithRoutes {
   app: Hono<AppEnv>;
   routes: RegisteredRoute[];
@@ -68,18 +66,6 @@ export function createAppWithRoutes(
 ): AppWithRoutes {
   const app = new Hono<AppEnv>();
   app.use("*", requestContext(deps));
-  const jsonBodyLimit = bodyLimit({
-    maxSize: JSON_BODY_LIMIT_BYTES,
-    onError: () => {
-      throw new PayloadTooLargeError("The request body is larger than 1 MiB");
-    },
-  });
-  app.use("/v1/*", (c, next) => {
-    if (!c.req.raw.body) return next(); // GET/HEAD and empty bodies: nothing to limit.
-    if ((c.req.header("Content-Type") ?? "").startsWith("multipart/form-data")) return next();
-    return jsonBodyLimit(c, next);
-  });
-  app.use("/v1/*", idempotency(deps));
 
   const routers = [...ROUTERS, ...extraRouters].map((factory) => factory(deps));
   const openApiRouter = new ApiRouter(deps, "/openapi.json", "Documentation");
@@ -102,7 +88,8 @@ export function createAppWithRoutes(
     app.route(`/v1${router.basePath}`, router.hono);
     routes.push(...router.routes);
   }
-  app.route("/docs", docsRoutes("/v1/openapi.json"));
+  app.route("/docs", docsRoutes("/v1/openapi.json", deps.config.publicUrl));
+  app.route("/", browserPages(deps));
 
   app.notFound((c) =>
     problemJson(

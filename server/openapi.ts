@@ -3,6 +3,7 @@
  * that validate requests describe them (no hand-written duplicate).
  */
 import { z } from "zod";
+import { MAX_YEAR, MIN_YEAR } from "../app/schemas.ts";
 import type { RegisteredRoute } from "./route.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -41,7 +42,7 @@ const STANDARD_ERRORS: Record<string, string> = {
   "429": "Rate limited (`rate_limited`); see `Retry-After`",
   "500": "Unexpected error (`internal`)",
   "503":
-    "Database unreachable, or no database connection free within 5 s (`unavailable`); see `Retry-After`",
+    "Database unreachable, answered within 5 s whatever the request was doing (connecting, waiting for a connection, mid-query, mid-commit: a commit whose outcome is unknown answers 503 too), or no database connection free within 5 s (`unavailable`); see `Retry-After`",
 };
 
 function toSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
@@ -96,6 +97,18 @@ function queryParameters(schema: z.ZodType | undefined): JsonSchema[] {
 export interface OpenApiInfo {
   version: string;
   serverUrl: string;
+}
+
+/**
+ * The reference opens with how to get in (Swagger UI lists tags in this order): `Auth` first,
+ * then the rest alphabetically.
+ */
+const LEADING_TAGS = ["Auth"];
+
+function orderTags(tags: Iterable<string>): string[] {
+  const all = [...tags];
+  const rest = all.filter((t) => !LEADING_TAGS.includes(t)).sort();
+  return [...LEADING_TAGS.filter((t) => all.includes(t)), ...rest];
 }
 
 export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInfo): JsonSchema {
@@ -201,7 +214,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
     },
     servers: [{ url: info.serverUrl }],
     security: [{ bearerAuth: [] }],
-    tags: [...tags].sort().map((name) => ({ name, description: `${name} routes` })),
+    tags: orderTags(tags).map((name) => ({ name, description: `${name} routes` })),
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
@@ -224,7 +237,19 @@ Conventions (see each operation for specifics):
 - Every response carries \`X-Request-Id\` (the client's own when it is 1–128 characters of \`A-Za-z0-9._-\`).
 - Lists take \`page\` (from 1), \`limit\` (1..100, default 25, larger values clamped), \`q\`, \`sort\`, \`order\`
   and answer \`{ data, pagination: { page, limit, total, totalPages } }\`. Unknown query parameters → 400.
-- Unknown body fields are refused with 400. Money is a string with two decimals ("19.99").
+- Unknown body fields are refused with 400. Money is a string with two decimals ("19.99"); requests
+  may also send a JSON number with at most two decimals (19.99).
+- A NUL character (U+0000) in any string, body or query, → 400 naming the field. Dates and timestamps
+  are accepted for the years ${MIN_YEAR}–${MAX_YEAR} (others → 400).
+- Bodies: JSON (\`Content-Type: application/json\`) of at most 1 MiB; uploads multipart/form-data of at
+  most \`upload.maxBytes\` plus 64 KiB. A larger body → 413 \`payload_too_large\` (a declared
+  Content-Length at once, else as soon as the limit is passed); a Content-Type the route does not take
+  (multipart on a JSON route, JSON on an upload) → 415 \`unsupported_media_type\`, before the body is
+  read. The token and permission are checked before any body is read (401/403 first).
 - Any POST accepts \`Idempotency-Key\`: a retry with the same key and body within 24 h replays the first
-  response; the same key with another body → 409 \`idempotency_key_reused\`.
-- Ids in paths that are not UUIDs → 404.`;
+  response; the same key with another body → 409 \`idempotency_key_reused\`. Not on public routes
+  (login, pin-login, ...), and responses sent with \`Cache-Control: no-store\` (tokens, reset links) are
+  never stored: such a retry acts again.
+- Ids in paths that are not UUIDs → 404.
+- A write that loses a race with another (a deadlock or serialization failure in the database) is
+  run again by the server itself, up to 3 times; only then → 409 \`concurrent_update\`.`;

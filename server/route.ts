@@ -5,6 +5,11 @@
  *    order, before any lookup), since `access` is a required field;
  *  - validation (path ids that are not UUIDs → 404, query/body → 400, unknown fields → 400);
  *  - documentation: `server/openapi.ts` builds the OpenAPI document from the same specs.
+ *
+ * The pipeline of a request: guard → path and query → body gate (a Content-Type the route
+ * does not take → 415, before reading) → body read within the route's limit (413 while
+ * reading) → Idempotency-Key (POST: claim or replay) → body schema → handler. Nothing reads
+ * a body before the guard has let the caller in (server/middleware/body.ts).
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
@@ -22,6 +27,21 @@ import type { Actor } from "../app/actor.ts";
 import { actorForDevUser, actorFromToken } from "../app/auth/actor.ts";
 import type { AppEnv } from "./context.ts";
 import { fieldIssues } from "./errors.ts";
+import {
+  type BodyKind,
+  hasBody,
+  JSON_BODY_LIMIT_BYTES,
+  readBody,
+  requireContentType,
+} from "./middleware/body.ts";
+import {
+  idempotencyKeyOf,
+  type ReplayCodec,
+  requestHash,
+  runIdempotent,
+} from "./middleware/idempotency.ts";
+import { boundaryOf, type MultipartPart, parseMultipart } from "./middleware/multipart.ts";
+import { rejectNulBytes } from "./input_guards.ts";
 
 export type Access = Permission | "public" | "authenticated";
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
@@ -50,10 +70,20 @@ export interface RouteSpec<
   params?: P;
   query?: Q;
   body?: B;
-  /** Documented request body for multipart uploads (the handler parses the form). */
+  /**
+   * Documented request body for multipart uploads: the route then takes multipart/form-data
+   * only (anything else → 415) and its handler gets the parsed parts as `form`.
+   */
   multipart?: z.ZodType;
-  /** Documents `Idempotency-Key` support (the middleware serves every POST). */
+  /**
+   * The body's byte limit when it is not JSON's 1 MiB (an upload: `upload.maxBytes` plus the
+   * multipart overhead); asked after the guard, before reading.
+   */
+  maxBodyBytes?: () => number | Promise<number>;
+  /** Documents `Idempotency-Key` support (the pipeline serves every POST of a non-public route). */
   idempotent?: boolean;
+  /** A response holding a secret derivable again: stored for replay without it. */
+  replay?: ReplayCodec;
   responses: Record<number, ResponseSpec>;
 }
 
@@ -63,6 +93,8 @@ export interface RouteInput<A extends Access, P, Q, B> {
   params: Infer<P>;
   query: Infer<Q>;
   body: Infer<B>;
+  /** The parts of a `multipart` route's form (views into the body, read once). */
+  form: MultipartPart[] | undefined;
   actor: A extends "public" ? Actor | undefined : Actor;
 }
 
@@ -110,8 +142,20 @@ export class ApiRouter {
       const actor = await guard(deps, c, spec, relativePathOf(c.req.path));
       const params = spec.params ? parsePathParams(spec.params, c.req.param()) : undefined;
       const query = spec.query ? parseOrThrow(spec.query, queryObject(c)) : undefined;
-      const body = spec.body ? parseOrThrow(spec.body, await readJsonBody(c)) : undefined;
-      return handler(c, { params, query, body, actor } as RouteInput<A, P, Q, B>);
+      const key = spec.access === "public" ? undefined : idempotencyKeyOf(c);
+      const bytes = await readRequestBody(c, spec, key !== undefined);
+      const run = async () => {
+        const body = spec.body ? parseOrThrow(spec.body, parseJson(bytes)) : undefined;
+        const form = spec.multipart ? parseForm(c, bytes) : undefined;
+        return await handler(c, { params, query, body, form, actor } as RouteInput<A, P, Q, B>);
+      };
+      if (key === undefined) return run();
+      return runIdempotent(deps, c, {
+        scope: `user:${actor!.userId}`,
+        key,
+        hash: requestHash(c.req.method, c.req.path, bytes),
+        codec: spec.replay,
+      }, run);
     });
     return this;
   }
@@ -173,7 +217,9 @@ export async function authenticate(deps: AppDeps, c: Context<AppEnv>): Promise<A
   return actor;
 }
 
+/** Query and body: the input guards (NUL anywhere → 400 naming the field), then the schema. */
 function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  rejectNulBytes(value);
   const result = schema.safeParse(value);
   if (!result.success) throw new ValidationError(fieldIssues(result.error));
   return result.data;
@@ -193,21 +239,40 @@ function queryObject(c: Context): Record<string, string | string[]> {
   );
 }
 
-async function readJsonBody(c: Context): Promise<unknown> {
-  const text = await c.req.text();
+/**
+ * The body's bytes, after the Content-Type gate (415 before reading) and within the route's
+ * limit (413 while reading); undefined when there is none, or when nothing needs it (a route
+ * without a body, unless an Idempotency-Key's hash covers it).
+ */
+async function readRequestBody(
+  c: Context,
+  spec: AnyRouteSpec,
+  forIdempotency: boolean,
+): Promise<Uint8Array | undefined> {
+  if (!hasBody(c.req.raw)) return undefined;
+  const kind: BodyKind = spec.multipart ? "multipart" : "json";
+  requireContentType(c.req.raw, kind);
+  if (!spec.body && !spec.multipart && !forIdempotency) return undefined;
+  const limit = spec.maxBodyBytes ? await spec.maxBodyBytes() : JSON_BODY_LIMIT_BYTES;
+  return await readBody(c.req.raw, limit);
+}
+
+function parseJson(bytes: Uint8Array | undefined): unknown {
+  if (!bytes) return undefined;
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return undefined;
-  const contentType = c.req.header("Content-Type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(contentType)) {
-    throw new BadInputError(
-      "bad_request",
-      "The request body must be JSON (Content-Type: application/json)",
-    );
-  }
   try {
     return JSON.parse(text);
   } catch {
     throw new BadInputError("bad_request", "The request body is not valid JSON");
   }
+}
+
+function parseForm(c: Context, bytes: Uint8Array | undefined): MultipartPart[] {
+  const boundary = boundaryOf(c.req.header("Content-Type") ?? "");
+  const parts = bytes && boundary ? parseMultipart(bytes, boundary) : undefined;
+  if (!parts) throw new BadInputError("bad_request", "The multipart body could not be read");
+  return parts;
 }
 
 /** Bodies must refuse unknown fields (no mass assignment): use `z.strictObject`. */

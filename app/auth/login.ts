@@ -6,13 +6,20 @@
 import { splitPinCode } from "../../domain/auth/pin.ts";
 import { ForbiddenError, RateLimitedError, UnauthenticatedError } from "../../domain/errors.ts";
 import type { AppDeps } from "../deps.ts";
+import type { Db } from "../db/database.ts";
 import { getRuntimeConfig } from "../platform/settings.ts";
 import type { Actor } from "../actor.ts";
 import { changeIdentity } from "./actor_cache.ts";
 import { checkEmployeePin } from "./pin_check.ts";
 import { clearPinFailures } from "./pin_failures_repo.ts";
 import { listUserRoles } from "./user_roles_repo.ts";
-import { findCredentialsByEmail, findUser, setPinHash } from "./users_repo.ts";
+import {
+  findCredentialsByEmail,
+  findUser,
+  hasAnyUser,
+  lockUserCreation,
+  setPinHash,
+} from "./users_repo.ts";
 import type { RoleSummary, User } from "./auth_schemas.ts";
 import { hashSecret, verifySecret } from "./passwords.ts";
 import { type IdentityDeps, insertUserLocked, requireUser, updateUser } from "./users.ts";
@@ -37,24 +44,39 @@ export interface RequestOrigin {
   ip: string;
 }
 
-/** `POST /auth/register`: the first user ever gets the Admin role. */
+/**
+ * 403 `registration_closed` unless registration is open: always while no user exists (the
+ * bootstrap), afterwards only while config `registrationOpen` is true (default false).
+ */
+async function assertRegistrationOpen(db: Db): Promise<void> {
+  if (!(await hasAnyUser(db))) return;
+  if ((await getRuntimeConfig(db)).registrationOpen) return;
+  throw new ForbiddenError("registration_closed", "Registration is closed");
+}
+
+/**
+ * `POST /auth/register`: the first user ever gets the Admin role. Whether registration is
+ * open is checked again under the user-creation lock, so parallel registrations on an empty
+ * store make exactly one user while it is closed.
+ */
 export async function registerUser(
   deps: Deps,
   input: { email: string; password: string; firstName: string; lastName: string },
 ): Promise<User> {
-  const config = await getRuntimeConfig(deps.db);
-  if (!config.registrationOpen) {
-    throw new ForbiddenError("registration_closed", "Registration is closed");
-  }
+  // Refused early (no password hashing for a closed registration), then decided under the lock.
+  await assertRegistrationOpen(deps.db);
   const passwordHash = await hashSecret(input.password, deps.config.bcryptCost);
-  return await changeIdentity(deps, (trx) =>
-    insertUserLocked(
+  return await changeIdentity(deps, async (trx) => {
+    await lockUserCreation(trx);
+    await assertRegistrationOpen(trx);
+    return await insertUserLocked(
       trx,
       deps,
       anonymousActor(input.email),
       { ...input, passwordHash },
       { firstUserBecomesAdmin: true, action: "user.registered" },
-    ));
+    );
+  });
 }
 
 function invalidCredentials(): UnauthenticatedError {
@@ -103,11 +125,10 @@ export async function pinLogin(
   origin: RequestOrigin,
 ): Promise<PinLoginResult> {
   const { employeeNumber, pin } = splitPinCode(code);
-  const check = await checkEmployeePin(
-    deps,
-    employeeNumber,
-    pin,
-    (trx, failure) =>
+  // The attempt is counted before the PIN is compared (pin_check.ts), so parallel guesses
+  // cannot get past the lockout; a matching PIN gives its attempt back.
+  const check = await checkEmployeePin(deps, employeeNumber, pin, {
+    onFailure: (trx, failure) =>
       audit(deps, trx, anonymousActor(), {
         action: "auth.pin_login_failed",
         entityType: "user",
@@ -119,7 +140,7 @@ export async function pinLogin(
           ip: origin.ip,
         },
       }),
-  );
+  });
   if (check.outcome === "locked") {
     throw new RateLimitedError(
       check.retryAfterSeconds,
@@ -131,7 +152,7 @@ export async function pinLogin(
   }
   const user = check.user;
   if (!user.isActive) throw new UnauthenticatedError("user_disabled", "This user is disabled");
-  await clearPinFailures(deps.db, employeeNumber);
+  await clearPinFailures(deps.db, employeeNumber, deps.clock.now());
   const ttl = deps.config.tokenTtlSeconds;
   const accessToken = await deps.tokens.sign(
     { userId: user.id, type: "pos", version: user.tokenVersion, posVersion: user.posTokenVersion },

@@ -3,6 +3,7 @@
  * 3 per hour per address, the answer never tells whether the address exists), admin reset
  * link (1 h), and reset with a token. A new password revokes every older token.
  */
+import { assertCanGrant } from "../../domain/auth/privileges.ts";
 import { BadInputError } from "../../domain/errors.ts";
 import type { AppDeps } from "../deps.ts";
 import { enqueueEmail } from "../email/outbox.ts";
@@ -22,6 +23,7 @@ import type { ResetLink } from "./auth_schemas.ts";
 import { hashSecret, verifySecret } from "./passwords.ts";
 import { hashResetToken, issueResetLink } from "./reset_tokens.ts";
 import { userNotFound } from "./users.ts";
+import { auditingDenials, grantedPermissionsOf } from "./privileges.ts";
 import type { Actor } from "../actor.ts";
 import { audit } from "../audit/audit.ts";
 import { actingUserId } from "../actor.ts";
@@ -34,11 +36,31 @@ type Deps = Pick<
 const FORGOT_PASSWORD_PER_HOUR = 3;
 
 /**
+ * Every forgot-password request takes at least this long, whatever the outcome. Sending the
+ * email (a transaction writing a token, an encrypted outbox row and an audit entry) takes a
+ * few milliseconds (p90 ~10 ms) and an unknown address none, so without this floor the
+ * answer time told which addresses have an account. Set far above the work's usual duration;
+ * the route is rate limited, so the wait costs a client nothing.
+ */
+export const FORGOT_PASSWORD_MIN_MS = 100;
+
+/**
  * `POST /auth/forgot-password`: queues the email (in the same transaction as the token)
  * when the address belongs to an active user and fewer than 3 were sent in the last hour.
- * Answers the same in every case.
+ * Answers the same in every case, and no sooner than `FORGOT_PASSWORD_MIN_MS` after it
+ * started (known, unknown, disabled and rate-limited addresses alike).
  */
 export async function requestPasswordReset(deps: Deps, email: string): Promise<void> {
+  const started = performance.now();
+  try {
+    await sendResetEmail(deps, email);
+  } finally {
+    const remaining = FORGOT_PASSWORD_MIN_MS - (performance.now() - started);
+    if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
+  }
+}
+
+async function sendResetEmail(deps: Deps, email: string): Promise<void> {
   const user = await findCredentialsByEmail(deps.db, email);
   if (!user || !user.isActive) return;
   await changeIdentity(deps, async (trx) => {
@@ -77,23 +99,30 @@ export async function requestPasswordReset(deps: Deps, email: string): Promise<v
   });
 }
 
-/** `POST /auth/reset-password/:userId` (users.admin): a link valid 1 hour. */
+/**
+ * `POST /auth/reset-password/:userId` (users.admin): a link valid 1 hour. Whoever gets it can
+ * act as the user, so the caller must hold every permission the user holds (403
+ * `forbidden`, audited).
+ */
 export async function createAdminResetLink(
   deps: Deps,
   actor: Actor,
   userId: string,
 ): Promise<ResetLink> {
-  return await changeIdentity(deps, async (trx) => {
-    if (!(await lockUser(trx, userId))) throw userNotFound(userId);
-    const link = await issueResetLink(trx, deps, userId, "admin");
-    await audit(deps, trx, actor, {
-      action: "user.reset_link_created",
-      entityType: "user",
-      entityId: userId,
-      details: { expiresAt: link.expiresAt },
-    });
-    return link;
-  });
+  const denied = { action: "user.reset_link_denied", entityType: "user", entityId: userId };
+  return await auditingDenials(deps, actor, denied, () =>
+    changeIdentity(deps, async (trx) => {
+      if (!(await lockUser(trx, userId))) throw userNotFound(userId);
+      assertCanGrant(actor.permissions, await grantedPermissionsOf(trx, userId));
+      const link = await issueResetLink(trx, deps, userId, "admin");
+      await audit(deps, trx, actor, {
+        action: "user.reset_link_created",
+        entityType: "user",
+        entityId: userId,
+        details: { expiresAt: link.expiresAt },
+      });
+      return link;
+    }));
 }
 
 /** `POST /auth/reset-password`: the token works once; unknown, used or expired → 400. */

@@ -1,21 +1,27 @@
 /**
  * Checking an employee number + PIN against the wrong-PIN counter (API §2): the one check
  * behind PIN login and the POS manager override codes, so a code cannot be guessed through
- * either door. A wrong PIN (or an unknown employee number) counts one failure for the
- * employee number, in a transaction of its own; five failures within the window lock it for a
- * while, even with the right PIN. The bcrypt comparison runs outside any transaction.
+ * either door.
+ *
+ * Each attempt is reserved before the PIN is compared: in a short transaction of its own the
+ * employee number's counter row is locked, refused while locked, else counted as a failure
+ * (`reservePinAttempt`; the fifth in the window locks). Only then does bcrypt run, outside any
+ * transaction; an accepted PIN gives its attempt back (`releasePinAttempt`). So parallel
+ * attempts for one number are counted one after another and at most five are ever compared
+ * per window, however many arrive at once. An unknown employee number counts like a wrong PIN.
  */
 import type { Transaction } from "kysely";
 import {
-  afterPinFailure,
+  type PinAttempt,
   type PinFailureState,
-  pinLockRemainingSeconds,
+  releasePinAttempt,
+  reservePinAttempt,
 } from "../../domain/auth/pin.ts";
 import type { Database } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import { verifySecret } from "./passwords.ts";
-import { findPinFailures, lockPinFailures, savePinFailures } from "./pin_failures_repo.ts";
+import { lockPinFailures, savePinFailures } from "./pin_failures_repo.ts";
 import { type Credentials, findCredentialsByEmployeeNumber } from "./users_repo.ts";
 
 /** The employee whose PIN matched (active or not: the caller decides), without any hash. */
@@ -24,41 +30,73 @@ export type PinHolder = Omit<Credentials, "passwordHash" | "pinHash">;
 export type PinCheck =
   /** Too many wrong PINs: nothing was compared. */
   | { outcome: "locked"; retryAfterSeconds: number }
-  /** Unknown employee number or wrong PIN: one more failure was counted (`state`). */
+  /**
+   * Unknown employee number, wrong PIN, or a right PIN of a holder `accept` refused: the
+   * attempt stays counted (`state`).
+   */
   | { outcome: "wrong"; userId: string | null; state: PinFailureState }
   | { outcome: "ok"; user: PinHolder };
 
-/**
- * Checks `pin` for `employeeNumber`. `onFailure` runs in the transaction that counts a
- * failure (PIN login audits it there). A success does not reset the counter: PIN login does
- * (`clearPinFailures`), a manager override does not.
- */
-export async function checkEmployeePin(
-  deps: Pick<AppDeps, "db" | "clock" | "config">,
-  employeeNumber: string,
-  pin: string,
+type PinDeps = Pick<AppDeps, "db" | "clock" | "config">;
+
+export interface PinCheckOptions {
+  /**
+   * Whether the holder of a matching PIN is accepted (default: always); one refused counts
+   * as a wrong PIN, so a refusal and a wrong PIN cannot be told apart by the lockout either.
+   */
+  accept?: (holder: PinHolder) => boolean | Promise<boolean>;
+  /** Runs in a transaction of its own after a counted failure (the callers audit it there). */
   onFailure?: (
     trx: Transaction<Database>,
     failure: { userId: string | null; state: PinFailureState },
-  ) => Promise<void>,
+  ) => Promise<void>;
+}
+
+/** Locks the number's counter and reserves one attempt (counted unless refused). */
+function reserveAttempt(deps: PinDeps, employeeNumber: string): Promise<PinAttempt> {
+  return withTransaction(deps.db, async (trx) => {
+    const now = deps.clock.now();
+    const attempt = reservePinAttempt(await lockPinFailures(trx, employeeNumber, now), now);
+    if (attempt.allowed) await savePinFailures(trx, employeeNumber, attempt.state, now);
+    return attempt;
+  });
+}
+
+/** Gives back an attempt whose PIN was accepted. */
+function releaseAttempt(deps: PinDeps, employeeNumber: string): Promise<void> {
+  return withTransaction(deps.db, async (trx) => {
+    const now = deps.clock.now();
+    const state = await lockPinFailures(trx, employeeNumber, now);
+    await savePinFailures(trx, employeeNumber, releasePinAttempt(state), now);
+  });
+}
+
+/**
+ * Checks `pin` for `employeeNumber`: reserve the attempt, compare, then release it when the
+ * PIN matched and `accept` took its holder. A success does not reset the earlier failures:
+ * PIN login does that itself (`clearPinFailures`), a manager override does not.
+ */
+export async function checkEmployeePin(
+  deps: PinDeps,
+  employeeNumber: string,
+  pin: string,
+  options: PinCheckOptions = {},
 ): Promise<PinCheck> {
-  const now = deps.clock.now();
-  const retryAfterSeconds = pinLockRemainingSeconds(
-    await findPinFailures(deps.db, employeeNumber),
-    now,
-  );
-  if (retryAfterSeconds > 0) return { outcome: "locked", retryAfterSeconds };
+  const attempt = await reserveAttempt(deps, employeeNumber);
+  if (!attempt.allowed) {
+    return { outcome: "locked", retryAfterSeconds: attempt.retryAfterSeconds };
+  }
   const user = await findCredentialsByEmployeeNumber(deps.db, employeeNumber);
   const ok = await verifySecret(pin, user?.pinHash, deps.config.bcryptCost);
-  if (!user || !ok) {
-    const state = await withTransaction(deps.db, async (trx) => {
-      const next = afterPinFailure(await lockPinFailures(trx, employeeNumber, now), now);
-      await savePinFailures(trx, employeeNumber, next);
-      await onFailure?.(trx, { userId: user?.id ?? null, state: next });
-      return next;
-    });
-    return { outcome: "wrong", userId: user?.id ?? null, state };
+  if (user && ok) {
+    const { passwordHash: _password, pinHash: _pin, ...holder } = user;
+    if (await (options.accept?.(holder) ?? true)) {
+      await releaseAttempt(deps, employeeNumber);
+      return { outcome: "ok", user: holder };
+    }
   }
-  const { passwordHash: _password, pinHash: _pin, ...holder } = user;
-  return { outcome: "ok", user: holder };
+  const failure = { userId: user?.id ?? null, state: attempt.state };
+  const onFailure = options.onFailure;
+  if (onFailure) await withTransaction(deps.db, (trx) => onFailure(trx, failure));
+  return { outcome: "wrong", ...failure };
 }

@@ -3,7 +3,9 @@
  * share them).
  *
  * Lock: a counter row is locked `FOR UPDATE` (`lockPinFailures`, which creates the row
- * first), so concurrent wrong PINs for one employee number are counted one after another.
+ * first), so concurrent attempts for one employee number are reserved and released one after
+ * another. A row is never deleted while attempts may be in flight (a reservation waiting for
+ * the lock would find no row to count on): clearing sets the count back to zero.
  */
 import type { Transaction } from "kysely";
 import type { PinFailureState } from "../../domain/auth/pin.ts";
@@ -19,16 +21,9 @@ function selectPinFailures(db: Db, employeeNumber: string) {
     .where("employee_number", "=", employeeNumber);
 }
 
-export function findPinFailures(
-  db: Db,
-  employeeNumber: string,
-): Promise<PinFailureState | undefined> {
-  return selectPinFailures(db, employeeNumber).executeTakeFirst();
-}
-
 /**
  * Makes sure the employee number's row exists and locks it `FOR UPDATE` until the
- * transaction ends; the state, or undefined when no failure is counted yet (a new row).
+ * transaction ends; the state, or undefined when no failure is counted (a new or cleared row).
  */
 export async function lockPinFailures(
   trx: Transaction<Database>,
@@ -43,19 +38,23 @@ export async function lockPinFailures(
   return state && state.failures > 0 ? state : undefined;
 }
 
+/** Stores the state of a row locked by {@link lockPinFailures}; undefined clears it. */
 export async function savePinFailures(
-  db: Db,
+  trx: Transaction<Database>,
   employeeNumber: string,
-  state: PinFailureState,
+  state: PinFailureState | undefined,
+  now: Date,
 ): Promise<void> {
-  await db.updateTable("pin_login_failures").set({
-    failures: state.failures,
-    first_failure_at: state.firstFailureAt,
-    locked_until: state.lockedUntil,
+  await trx.updateTable("pin_login_failures").set({
+    failures: state?.failures ?? 0,
+    first_failure_at: state?.firstFailureAt ?? now,
+    locked_until: state?.lockedUntil ?? null,
   }).where("employee_number", "=", employeeNumber).execute();
 }
 
-export async function clearPinFailures(db: Db, employeeNumber: string): Promise<void> {
-  await db.deleteFrom("pin_login_failures").where("employee_number", "=", employeeNumber)
-    .execute();
+/** Sets the count back to zero (no lock), e.g. after a successful PIN login. */
+export async function clearPinFailures(db: Db, employeeNumber: string, now: Date): Promise<void> {
+  await db.updateTable("pin_login_failures")
+    .set({ failures: 0, first_failure_at: now, locked_until: null })
+    .where("employee_number", "=", employeeNumber).execute();
 }

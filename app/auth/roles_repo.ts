@@ -83,6 +83,17 @@ export async function findExistingRoleIds(
   return new Set(rows.map((r) => r.id));
 }
 
+/** The union of the permissions the given roles grant (not expanded). */
+export async function findPermissionsOfRoles(
+  db: Db,
+  ids: readonly string[],
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("role_permissions").select("permission").distinct()
+    .where("role_id", "in", [...ids]).execute();
+  return rows.map((r) => r.permission);
+}
+
 const roleSearchText = sql<string>`(r.name || ' ' || r.slug)`;
 
 export function listRoles(db: Db, params: ListParams) {

@@ -2,7 +2,10 @@
  * Use cases of staff users (API §3): create (also behind registration and `ops user
  * create`), read, update, enable/disable. Every write goes through `changeIdentity` (cached
  * actors are dropped, other processes notified) and records audit entries in the same
- * transaction. Role grants are in user_roles.ts.
+ * transaction. Role grants are in user_roles.ts. Creating a user with roles needs every
+ * permission of those roles, disabling one every permission the user holds (403 `forbidden`,
+ * audited); disabling may not leave the store without an admin (409 `last_admin`; see
+ * privileges.ts).
  */
 import type { Transaction } from "kysely";
 import { ConflictError, InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
@@ -10,7 +13,9 @@ import { isUniqueViolation } from "../db/db_errors.ts";
 import type { Database, Db } from "../db/database.ts";
 import type { AppDeps } from "../deps.ts";
 import { changeIdentity } from "./actor_cache.ts";
-import { findExistingRoleIds, findRoleIdBySlug } from "./roles_repo.ts";
+import { assertCanGrant } from "../../domain/auth/privileges.ts";
+import { auditingDenials, grantedPermissionsOf, keepingAnAdmin } from "./privileges.ts";
+import { findExistingRoleIds, findPermissionsOfRoles, findRoleIdBySlug } from "./roles_repo.ts";
 import { insertUserRole } from "./user_roles_repo.ts";
 import {
   findLowestFreeEmployeeNumber,
@@ -64,14 +69,15 @@ export async function requireUser(db: Db, id: string): Promise<User> {
 /**
  * Inserts a user under the user-creation lock: the email must be free, the employee number
  * is the given one or the lowest free one from 0001; `firstUserBecomesAdmin` gives the very
- * first user the Admin role. Runs in `trx` (joins the caller's transaction).
+ * first user the Admin role; `grantedBy` must hold every permission of the requested roles
+ * (403 `forbidden`). Runs in `trx` (joins the caller's transaction).
  */
 export async function insertUserLocked(
   trx: Transaction<Database>,
   deps: IdentityDeps,
   actor: AuditActor,
   input: NewUser & { passwordHash: string | null; roleSlugs?: string[] },
-  options: { firstUserBecomesAdmin?: boolean; action?: string } = {},
+  options: { firstUserBecomesAdmin?: boolean; action?: string; grantedBy?: Actor } = {},
 ): Promise<User> {
   await lockUserCreation(trx);
   const now = deps.clock.now();
@@ -91,6 +97,9 @@ export async function insertUserLocked(
     const id = await findRoleIdBySlug(trx, slug);
     if (!id) throw new InvalidReferenceError("role", `Role "${slug}" does not exist`);
     if (!roleIds.includes(id)) roleIds.push(id);
+  }
+  if (options.grantedBy) {
+    assertCanGrant(options.grantedBy.permissions, await findPermissionsOfRoles(trx, roleIds));
   }
   if (options.firstUserBecomesAdmin && !(await hasAnyUser(trx))) {
     const adminId = await findRoleIdBySlug(trx, "admin");
@@ -129,13 +138,21 @@ export async function createStaffUser(
   const passwordHash = input.password
     ? await hashSecret(input.password, deps.config.bcryptCost)
     : null;
+  const denied = {
+    action: "user.create_denied",
+    entityType: "user",
+    details: { email: input.email, roleIds: input.roleIds ?? [], roleSlugs: input.roleSlugs ?? [] },
+  };
   try {
-    return await changeIdentity(deps, async (trx) => {
-      const user = await insertUserLocked(trx, deps, actor, { ...input, passwordHash });
-      if (passwordHash) return { user };
-      const resetLink = await issueResetLink(trx, deps, user.id, "admin");
-      return { user, resetLink };
-    });
+    return await auditingDenials(deps, actor, denied, () =>
+      changeIdentity(deps, async (trx) => {
+        const user = await insertUserLocked(trx, deps, actor, { ...input, passwordHash }, {
+          grantedBy: actor,
+        });
+        if (passwordHash) return { user };
+        const resetLink = await issueResetLink(trx, deps, user.id, "admin");
+        return { user, resetLink };
+      }));
   } catch (error) {
     translateUniqueViolation(error);
   }
@@ -174,16 +191,20 @@ export async function updateUser(
   }
 }
 
-/** Disabling revokes every token of the user; re-enabling does not revive them. */
+/**
+ * Disabling revokes every token of the user; re-enabling does not revive them. Disabling
+ * needs every permission the user holds and may not leave the store without an admin.
+ */
 export async function setUserStatus(
   deps: IdentityDeps,
   actor: Actor,
   id: string,
   isActive: boolean,
 ): Promise<User> {
-  return await changeIdentity(deps, async (trx) => {
+  const change = async (trx: Transaction<Database>) => {
     const current = await lockUser(trx, id);
     if (!current) throw userNotFound(id);
+    if (!isActive) assertCanGrant(actor.permissions, await grantedPermissionsOf(trx, id));
     if (current.isActive !== isActive) {
       await setUserActive(trx, id, isActive, deps.clock.now());
       await audit(deps, trx, actor, {
@@ -194,5 +215,13 @@ export async function setUserStatus(
       });
     }
     return (await findUser(trx, id))!;
-  });
+  };
+  if (isActive) return await changeIdentity(deps, change);
+  const denied = { action: "user.disable_denied", entityType: "user", entityId: id };
+  return await auditingDenials(
+    deps,
+    actor,
+    denied,
+    () => changeIdentity(deps, (trx) => keepingAnAdmin(trx, () => change(trx))),
+  );
 }

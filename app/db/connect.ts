@@ -5,6 +5,7 @@
  */
 import { Kysely, sql } from "kysely";
 import { PostgresDialect } from "./postgres_dialect.ts";
+import { type Probe, Reachability } from "./reachability.ts";
 import { isPageQuery } from "./pagination.ts";
 import postgres from "postgres";
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
@@ -12,6 +13,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import type { Database } from "./database.ts";
 import { SerializedPGliteDialect } from "./pglite_dialect.ts";
+import { RequestTransactionDialect } from "./transaction.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
 
 export interface DatabaseOptions {
@@ -41,6 +43,50 @@ export interface DatabaseHandle {
 
 const OID = { int8: 20, date: 1082, numeric: 1700 } as const;
 
+/** See `idle_in_transaction_session_timeout` below: far above any pause the app makes. */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+
+/**
+ * The driver's probe (reachability.ts): the server's uptime over a connection of its own,
+ * opened when first needed and dropped after a failure (a new one next time) or when idle.
+ */
+class UptimeProbe implements Probe {
+  readonly #url: string;
+  #client: postgres.Sql | undefined;
+
+  constructor(url: string) {
+    this.#url = url;
+  }
+
+  async uptimeMs(): Promise<number> {
+    this.#client ??= postgres(this.#url, {
+      max: 1,
+      connect_timeout: 2,
+      idle_timeout: 10,
+      onnotice: () => {},
+      connection: { application_name: "shop-backoffice-probe" },
+    });
+    try {
+      const [row] = await this.#client.unsafe(
+        "SELECT (extract(epoch FROM now() - pg_postmaster_start_time()) * 1000)::float8 AS ms",
+      );
+      return Number(row?.ms);
+    } catch (error) {
+      // The server answered, though not the question (too many connections...): reachable.
+      // Starting up or shutting down (57P03), or terminating our connection (57P0x): not.
+      const answered = error instanceof postgres.PostgresError && !error.code.startsWith("57P");
+      if (answered) return Number.POSITIVE_INFINITY;
+      throw error;
+    }
+  }
+
+  async reset(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.end({ timeout: 0 });
+  }
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
   return await openEmbedded(options);
@@ -57,6 +103,10 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     connection: {
       application_name: "shop-backoffice",
       plan_cache_mode: planCacheMode,
+      // A transaction the app gave up on while the database seemed unreachable is never
+      // touched again (postgres_dialect.ts); should its connection still be alive, the server
+      // ends it rather than keep its locks.
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     },
     types: {
@@ -79,11 +129,14 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   const client = postgres(url, poolOptions("auto"));
   const listClient = postgres(url, poolOptions("force_custom_plan"));
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({
-      postgres: client,
-      plannedPerRun: { postgres: listClient, matches: isPageQuery },
-      maxConnections: poolSize,
-    }),
+    dialect: new RequestTransactionDialect(
+      new PostgresDialect({
+        postgres: client,
+        plannedPerRun: { postgres: listClient, matches: isPageQuery },
+        maxConnections: poolSize,
+        reachability: new Reachability(new UptimeProbe(url)),
+      }),
+    ),
   });
   return {
     db,
@@ -117,7 +170,9 @@ async function openEmbedded(options: DatabaseOptions): Promise<DatabaseHandle> {
     if (options.statementTimeoutMs) {
       await pglite.exec(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
     }
-    const db = new Kysely<Database>({ dialect: new SerializedPGliteDialect({ pglite }) });
+    const db = new Kysely<Database>({
+      dialect: new RequestTransactionDialect(new SerializedPGliteDialect({ pglite })),
+    });
     return {
       db,
       kind: "embedded",

@@ -46,22 +46,51 @@ export function isExclusionViolation(error: unknown, constraint?: string): boole
   return errorCode(error) === "23P01" && (!constraint || constraintOf(error) === constraint);
 }
 
-/** Network-level failures of the database connection: the database is unreachable. */
-const UNREACHABLE_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENOTFOUND",
+/** The `code` of an operation given up because the database cannot be reached (→ 503). */
+export const DATABASE_UNREACHABLE = "DATABASE_UNREACHABLE";
+
+export function unreachableError(): Error {
+  return Object.assign(new Error("The database cannot be reached"), {
+    code: DATABASE_UNREACHABLE,
+  });
+}
+
+/** Codes meaning a new connection could not be opened: the database is unreachable. */
+export const CONNECT_FAILED: ReadonlySet<string> = new Set([
   "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P03", // cannot_connect_now: starting up or shutting down
+]);
+
+/** Codes of postgres.js, the OS and PostgreSQL meaning an open connection is gone. */
+export const CONNECTION_LOST: ReadonlySet<string> = new Set([
   "CONNECTION_CLOSED",
-  "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+  "ECONNRESET",
+  "EPIPE", // written after the server closed its end ("socket has been ended by the other party")
+  "ETIMEDOUT",
   "57P01", // admin_shutdown
   "57P02", // crash_shutdown
-  "57P03", // cannot_connect_now
-  "53300", // too_many_connections
+  DATABASE_UNREACHABLE,
 ]);
+
+export function isConnectionLost(error: unknown): boolean {
+  return CONNECTION_LOST.has(errorCode(error) ?? "");
+}
+
+/**
+ * A deadlock (40P01) or serialization failure (40001): the transaction lost a race and may
+ * succeed when run again from the start (`withTransaction` does, a few times).
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === "40P01" || code === "40001";
+}
 
 /**
  * Translates errors raised by PostgreSQL (or the connection) that a use case did not
@@ -71,7 +100,9 @@ const UNREACHABLE_CODES = new Set([
 export function translateDatabaseError(error: unknown): DomainError | undefined {
   const code = errorCode(error);
   if (!code) return undefined;
-  if (UNREACHABLE_CODES.has(code)) return new UnavailableError("The database cannot be reached");
+  if (CONNECT_FAILED.has(code) || CONNECTION_LOST.has(code) || code === "53300") {
+    return new UnavailableError("The database cannot be reached");
+  }
   if (code === POOL_TIMEOUT) {
     return new UnavailableError("The database is busy; try again shortly");
   }

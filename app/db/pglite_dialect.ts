@@ -7,7 +7,9 @@
  */
 import {
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
+  PGliteAdapter,
   PGliteDialect,
   type PGliteDialectConfig,
   type QueryCompiler,
@@ -93,9 +95,24 @@ class SerializedDriver implements Driver {
   }
 }
 
+/**
+ * Kysely's PGlite adapter asks for its own single-connection mutex; the driver above already
+ * serializes, and a request transaction (transaction.ts `withRequestTransaction`) runs its own
+ * queries on the connection it holds, which Kysely's mutex would make wait for itself.
+ */
+class SerializedPGliteAdapter extends PGliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
 export class SerializedPGliteDialect extends PGliteDialect {
   constructor(config: PGliteDialectConfig) {
     super(config);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new SerializedPGliteAdapter();
   }
 
   override createDriver(): Driver {

@@ -14,6 +14,12 @@
  * slot (see connection_slots.ts), so postgres.js always finds a free connection and never
  * pipelines a query behind another one.
  *
+ * With `reachability`, every query, BEGIN, COMMIT and ROLLBACK, and every wait for a slot, is
+ * watched (see reachability.ts): while the database cannot be reached each fails with 503
+ * within seconds instead of waiting on a postgres.js promise that may never settle, and a
+ * transaction given up that way is treated as lost (never touched again; the server ends it:
+ * connect.ts sets `idle_in_transaction_session_timeout`).
+ *
  * With `plannedPerRun`, single queries it `matches` run on that second postgres.js pool instead
  * (connect.ts opens it with `plan_cache_mode = force_custom_plan`, so PostgreSQL plans them
  * for their parameter values on every run instead of possibly keeping one generic plan).
@@ -33,32 +39,8 @@ import {
 } from "kysely";
 import type postgres from "postgres";
 import { ConnectionSlots } from "./connection_slots.ts";
-import { errorCode } from "./db_errors.ts";
-
-/** Error codes of postgres.js and the OS that mean the connection itself is gone. */
-const CONNECTION_LOST = new Set([
-  "CONNECTION_CLOSED",
-  "CONNECTION_DESTROYED",
-  "CONNECTION_ENDED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "57P01",
-  "57P02",
-]);
-
-function isConnectionLost(error: unknown): boolean {
-  return CONNECTION_LOST.has(errorCode(error) ?? "");
-}
-
-/** Codes meaning a new connection could not be opened: the database is unreachable. */
-const CONNECT_FAILED = new Set([
-  "CONNECT_TIMEOUT",
-  "ECONNREFUSED",
-  "EHOSTUNREACH",
-  "ENOTFOUND",
-  "57P03",
-]);
+import { isConnectionLost } from "./db_errors.ts";
+import type { Reachability } from "./reachability.ts";
 
 function connectionLostError(): Error {
   return Object.assign(new Error("The database connection was lost during the transaction"), {
@@ -92,39 +74,39 @@ export interface PlannedPerRunPool {
   matches(sqlText: string): boolean;
 }
 
+/** What every connection of a driver shares. */
+interface DriverContext {
+  pool: postgres.Sql;
+  plannedPerRun: PlannedPerRunPool | undefined;
+  /** Races an operation against the database being found unreachable (or passes it through). */
+  watch<T>(operation: Promise<T>): Promise<T>;
+}
+
 class PostgresConnection implements DatabaseConnection {
-  readonly #pool: postgres.Sql;
-  readonly #plannedPerRun: PlannedPerRunPool | undefined;
-  readonly #onError: (error: unknown) => void;
+  readonly #context: DriverContext;
   #tx: postgres.TransactionSql | undefined;
   #finish: ((commit: boolean) => void) | undefined;
   #done: Promise<unknown> | undefined;
   #lost = false;
 
-  constructor(
-    pool: postgres.Sql,
-    plannedPerRun: PlannedPerRunPool | undefined,
-    onError: (error: unknown) => void,
-  ) {
-    this.#pool = pool;
-    this.#plannedPerRun = plannedPerRun;
-    this.#onError = onError;
+  constructor(context: DriverContext) {
+    this.#context = context;
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     if (this.#lost) throw connectionLostError();
+    const { pool, plannedPerRun, watch } = this.#context;
     const runner = this.#tx ??
-      (this.#plannedPerRun?.matches(compiled.sql) ? this.#plannedPerRun.postgres : this.#pool);
+      (plannedPerRun?.matches(compiled.sql) ? plannedPerRun.postgres : pool);
     try {
-      const result = await runner.unsafe(
+      const result = await watch(runner.unsafe(
         compiled.sql,
         compiled.parameters as postgres.ParameterOrJSON<never>[],
         { prepare: true },
-      );
+      ));
       return toQueryResult<R>(result);
     } catch (error) {
       if (this.#tx && isConnectionLost(error)) this.#lost = true;
-      this.#onError(error);
       throw error;
     }
   }
@@ -133,7 +115,7 @@ class PostgresConnection implements DatabaseConnection {
     QueryResult<R>
   > {
     if (this.#lost) throw connectionLostError();
-    const runner = this.#tx ?? this.#pool;
+    const runner = this.#tx ?? this.#context.pool;
     const cursor = runner.unsafe(
       compiled.sql,
       compiled.parameters as postgres.ParameterOrJSON<never>[],
@@ -152,24 +134,31 @@ class PostgresConnection implements DatabaseConnection {
         this.#finish = (commit) => (commit ? resolve() : reject(ROLLBACK));
       });
     };
+    const { pool, watch } = this.#context;
     const options = beginOptions(settings);
-    const done = options ? this.#pool.begin(options, body) : this.#pool.begin(body);
+    const done = options ? pool.begin(options, body) : pool.begin(body);
     this.#done = done.catch((error) => {
       if (error === ROLLBACK) return;
-      this.#onError(error);
       // The connection dropped (postgres.js rejects begin at once) or COMMIT failed.
       if (isConnectionLost(error)) this.#lost = true;
       throw error;
     });
-    // BEGIN itself may fail (database unreachable): then `done` rejects before `ready`.
-    await Promise.race([ready, this.#done]);
+    try {
+      // BEGIN itself may fail (database unreachable): then `done` rejects before `ready`.
+      await watch(Promise.race([ready, this.#done]));
+    } catch (error) {
+      // Given up before BEGIN answered: whatever postgres.js does with it later, it is lost.
+      if (isConnectionLost(error)) this.#lost = true;
+      throw error;
+    }
   }
 
   async commit(): Promise<void> {
     try {
       if (this.#lost) throw connectionLostError();
       this.#finish?.(true);
-      await this.#done;
+      // A COMMIT whose answer never comes has an unknown outcome: 503 (API §1.1).
+      await this.#context.watch(this.#done!);
     } finally {
       this.#reset();
     }
@@ -181,7 +170,7 @@ class PostgresConnection implements DatabaseConnection {
       // ROLLBACK on the dead connection (the crash this dialect exists to avoid).
       if (this.#lost) return;
       this.#finish?.(false);
-      await this.#done?.catch((error) => {
+      await this.#context.watch(this.#done ?? Promise.resolve()).catch((error) => {
         if (!isConnectionLost(error)) throw error;
       });
     } finally {
@@ -201,30 +190,44 @@ class PostgresConnection implements DatabaseConnection {
 const SLOT_WAIT_TIMEOUT_MS = 5_000;
 
 class PostgresDriver implements Driver {
-  readonly #sql: postgres.Sql;
-  readonly #plannedPerRun: PlannedPerRunPool | undefined;
+  readonly #context: DriverContext;
   readonly #slots: ConnectionSlots | undefined;
-  readonly #onError = (error: unknown) => {
-    if (CONNECT_FAILED.has(errorCode(error) ?? "")) this.#slots?.failWaiters(error);
-  };
+  readonly #reachability: Reachability | undefined;
 
   constructor(
     sql: postgres.Sql,
     plannedPerRun: PlannedPerRunPool | undefined,
     maxConnections: number | undefined,
+    reachability: Reachability | undefined,
   ) {
-    this.#sql = sql;
-    this.#plannedPerRun = plannedPerRun;
+    this.#reachability = reachability;
+    this.#context = {
+      pool: sql,
+      plannedPerRun,
+      watch: reachability ? (operation) => reachability.watch(operation) : (operation) => operation,
+    };
     this.#slots = maxConnections
       ? new ConnectionSlots(maxConnections, SLOT_WAIT_TIMEOUT_MS)
       : undefined;
+    // Waiting for a slot is pointless once the database is known unreachable.
+    const slots = this.#slots;
+    if (slots) reachability?.onDown((error) => slots.failWaiters(error));
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    await this.#slots?.acquire();
-    return new PostgresConnection(this.#sql, this.#plannedPerRun, this.#onError);
+    // While the database is known unreachable: 503 unless a probe finds it back.
+    await this.#reachability?.ready();
+    if (this.#slots) {
+      const waited = this.#reachability?.waiting();
+      try {
+        await this.#slots.acquire();
+      } finally {
+        waited?.();
+      }
+    }
+    return new PostgresConnection(this.#context);
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -246,8 +249,9 @@ class PostgresDriver implements Driver {
 
   async destroy(): Promise<void> {
     await Promise.all([
-      this.#sql.end({ timeout: 5 }),
-      this.#plannedPerRun?.postgres.end({ timeout: 5 }),
+      this.#reachability?.close(),
+      this.#context.pool.end({ timeout: 5 }),
+      this.#context.plannedPerRun?.postgres.end({ timeout: 5 }),
     ]);
   }
 }
@@ -256,19 +260,23 @@ export class PostgresDialect implements Dialect {
   readonly #sql: postgres.Sql;
   readonly #plannedPerRun: PlannedPerRunPool | undefined;
   readonly #maxConnections: number | undefined;
+  readonly #reachability: Reachability | undefined;
 
   /**
    * `maxConnections`: the postgres.js pool's `max`, to queue queries rather than pipeline (it
    * also bounds the queries running on `plannedPerRun`'s pool: both share the slots).
+   * `reachability`: watches every operation (503 within seconds while the database is gone).
    */
   constructor(config: {
     postgres: postgres.Sql;
     plannedPerRun?: PlannedPerRunPool;
     maxConnections?: number;
+    reachability?: Reachability;
   }) {
     this.#sql = config.postgres;
     this.#plannedPerRun = config.plannedPerRun;
     this.#maxConnections = config.maxConnections;
+    this.#reachability = config.reachability;
   }
 
   createAdapter() {
@@ -276,7 +284,12 @@ export class PostgresDialect implements Dialect {
   }
 
   createDriver(): Driver {
-    return new PostgresDriver(this.#sql, this.#plannedPerRun, this.#maxConnections);
+    return new PostgresDriver(
+      this.#sql,
+      this.#plannedPerRun,
+      this.#maxConnections,
+      this.#reachability,
+    );
   }
 
   // deno-lint-ignore no-explicit-any

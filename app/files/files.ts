@@ -1,13 +1,20 @@
-/** Use cases of files attached to records: upload, list, read, serve, sign, delete. */
+/**
+ * Use cases of files attached to records: upload, list, read, serve, sign, delete. Files of
+ * some entity types need a permission besides the route's `files.*` one (ID scans:
+ * accounts.view, domain/files/file_access.ts): without it they behave as if absent (404, an
+ * empty list) and cannot be uploaded (403).
+ */
 import {
   BadInputError,
   ConflictError,
+  ForbiddenError,
   InvalidReferenceError,
   NotFoundError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
 } from "../../domain/errors.ts";
 import { sniffUpload } from "../../domain/files/content_type.ts";
+import { extraFilePermission, mayAccessFilesOf } from "../../domain/files/file_access.ts";
 import { storedFilePath } from "../../domain/files/serve_path.ts";
 import type { Transaction } from "kysely";
 import type { Actor } from "../actor.ts";
@@ -42,6 +49,15 @@ export async function requireFile(db: Db, id: string): Promise<FileRecord> {
   return file;
 }
 
+/** The file's row, or 404 when it does not exist or the actor may not know it does. */
+async function requireVisibleFile(db: Db, actor: Actor, id: string): Promise<FileRecord> {
+  const file = await findFile(db, id);
+  if (!file || !mayAccessFilesOf(file.entityType, actor.permissions)) {
+    throw new NotFoundError("not_found", `File "${id}" does not exist`);
+  }
+  return file;
+}
+
 export async function uploadLimits(deps: AppDeps) {
   return (await getRuntimeConfig(deps.db)).upload;
 }
@@ -50,7 +66,20 @@ export interface UploadInput {
   entityType: FileEntityType;
   entityId: string;
   category: string | null;
+  /** The bytes, written to storage from this buffer (never copied). */
   content: Uint8Array;
+}
+
+/** A stream over `bytes` in slices of it (views, not copies). */
+function streamOf(bytes: Uint8Array, sliceBytes = 256 * 1024): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.byteLength) return controller.close();
+      controller.enqueue(bytes.subarray(offset, offset + sliceBytes));
+      offset += sliceBytes;
+    },
+  });
 }
 
 /**
@@ -64,6 +93,13 @@ export async function uploadFile(
   actor: Actor,
   input: UploadInput,
 ): Promise<FileJson> {
+  const extra = extraFilePermission(input.entityType);
+  if (extra && !actor.permissions.has(extra)) {
+    throw new ForbiddenError(
+      "forbidden",
+      `Files of ${input.entityType} records need the ${extra} permission as well`,
+    );
+  }
   const limits = await uploadLimits(deps);
   if (input.content.byteLength > limits.maxBytes) {
     throw new PayloadTooLargeError(`The file is larger than ${limits.maxBytes} bytes`);
@@ -92,7 +128,7 @@ export async function uploadFile(
 
   const id = deps.ids.uuid();
   const path = storedFilePath(input.entityType, id, sniffed.extension);
-  await deps.files.put(path, new Blob([input.content as BlobPart]).stream());
+  await deps.files.put(path, streamOf(input.content));
   try {
     const file = await withTransaction(deps.db, async (trx) => {
       await lockFileOwner(trx, input.entityType, input.entityId);
@@ -128,14 +164,22 @@ export async function uploadFile(
   }
 }
 
-export async function getFile(deps: AppDeps, id: string): Promise<FileJson> {
-  return fileJson(deps, await requireFile(deps.db, id));
+export async function getFile(deps: AppDeps, actor: Actor, id: string): Promise<FileJson> {
+  return fileJson(deps, await requireVisibleFile(deps.db, actor, id));
 }
 
+/** A record's files; an empty page when the actor may not see files of its entity type. */
 export async function listFiles(
   deps: AppDeps,
+  actor: Actor,
   params: ListParams & { entityType: string; entityId: string },
 ) {
+  if (!mayAccessFilesOf(params.entityType, actor.permissions)) {
+    return {
+      data: [],
+      pagination: { page: params.page, limit: params.limit, total: 0, totalPages: 0 },
+    };
+  }
   const page = await listFilesOf(deps.db, params.entityType, params.entityId, params);
   return {
     data: await Promise.all(page.data.map((file) => fileJson(deps, file))),
@@ -145,26 +189,33 @@ export async function listFiles(
 
 export async function fileUrl(
   deps: AppDeps,
+  actor: Actor,
   id: string,
   ttlSeconds = DEFAULT_URL_TTL_SECONDS,
 ): Promise<{ url: string; expiresAt: string }> {
-  const file = await requireFile(deps.db, id);
+  const file = await requireVisibleFile(deps.db, actor, id);
   return signFileUrl(deps.config, file, deps.clock.now(), ttlSeconds);
 }
 
-/** The stored file at `path` and its content stream. */
+/**
+ * The stored file at `path` and its content stream, for `actor` (a bearer token), or for the
+ * holder of a valid signed URL (`actor` undefined: whoever signed it could see the file).
+ */
 export async function openStoredFile(
   deps: AppDeps,
+  actor: Actor | undefined,
   path: string,
 ): Promise<{ file: FileRecord; content: ReadableStream<Uint8Array> }> {
-  const file = await findFileByPath(deps.db, path);
+  let file = await findFileByPath(deps.db, path);
+  if (file && actor && !mayAccessFilesOf(file.entityType, actor.permissions)) file = undefined;
   const content = file && await deps.files.get(file.path);
   if (!file || !content) throw new NotFoundError("not_found", "No such file");
   return { file, content };
 }
 
 /** Deletes the row, then the bytes (a failure to remove bytes is logged, not fatal). */
-export async function deleteFile(deps: AppDeps, id: string): Promise<void> {
+export async function deleteFile(deps: AppDeps, actor: Actor, id: string): Promise<void> {
+  await requireVisibleFile(deps.db, actor, id);
   const path = await deleteFileRow(deps.db, id);
   if (!path) throw new NotFoundError("not_found", `File "${id}" does not exist`);
   await removeStoredFiles(deps, [path]);

@@ -327,6 +327,12 @@ export const planSchema = z.object({
 });
 export type Plan = z.output<typeof planSchema>;
 
+/**
+ * Items of one lesson plan, over all its sections: the plan is written in one statement per
+ * table, and a bounded plan keeps that statement under PostgreSQL's 65,535 bind parameters.
+ */
+export const MAX_PLAN_ITEMS = 2000;
+
 export const createPlanBody = z.strictObject({
   title: name,
   status: z.enum(PLAN_STATUSES).optional(),
@@ -338,7 +344,10 @@ export const createPlanBody = z.strictObject({
       description: text(5000).nullish(),
       sortOrder: z.int().min(0).max(1_000_000).optional(),
     })).max(500).default([]),
-  })).max(100),
+  })).max(100).refine(
+    (sections) => sections.reduce((n, section) => n + section.items.length, 0) <= MAX_PLAN_ITEMS,
+    `A plan holds at most ${MAX_PLAN_ITEMS} items over all its sections`,
+  ).describe(`At most 100 sections of at most 500 items, ${MAX_PLAN_ITEMS} items in all`),
 });
 export const updatePlanBody = z.strictObject({
   title: name.optional(),

@@ -1,11 +1,16 @@
 /**
  * Use cases of `Idempotency-Key` responses (API §1.4), driven by the server's idempotency
- * middleware: claim a key for a request, read what is stored, save the response, release a
- * key whose request failed, and forget expired ones (housekeeping). Keys live 24 hours.
+ * middleware: run a request in one transaction with its key, claim a key for a request, read
+ * what is stored, save the response, release a key whose request failed, and forget expired
+ * ones (housekeeping). Keys live 24 hours.
  */
+import type { Transaction } from "kysely";
+import type { Database } from "../db/database.ts";
+import { withRequestTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import {
   claimIdempotencyKey,
+  claimIdempotencyKeyWaiting,
   deleteExpiredIdempotencyKeys,
   findIdempotencyKey,
   IDEMPOTENCY_TTL_HOURS,
@@ -30,6 +35,42 @@ export function claimKey(
     requestHash,
     deps.clock.now(),
     IDEMPOTENCY_TTL_HOURS,
+  );
+}
+
+/**
+ * Runs a request with a key in ONE transaction: its key, its work and its stored answer
+ * commit together or not at all (so a retry after a commit whose outcome was unknown finds
+ * either the answer or nothing, and then does the work once). See `withRequestTransaction`.
+ */
+export function inRequestTransaction<T>(
+  deps: Pick<AppDeps, "db">,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  return withRequestTransaction(deps.db, work);
+}
+
+/**
+ * In the request's transaction: claims `key`, waiting up to `waitMs` for a first request that
+ * holds it to finish (commit or roll back). `claimed`, `held` (a finished request's row: read
+ * it), or `busy` (still running).
+ */
+export function claimKeyWaiting(
+  deps: Pick<AppDeps, "clock">,
+  trx: Transaction<Database>,
+  scope: string,
+  key: string,
+  requestHash: string,
+  waitMs: number,
+): Promise<"claimed" | "held" | "busy"> {
+  return claimIdempotencyKeyWaiting(
+    trx,
+    scope,
+    key,
+    requestHash,
+    deps.clock.now(),
+    IDEMPOTENCY_TTL_HOURS,
+    waitMs,
   );
 }
 

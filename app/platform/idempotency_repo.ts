@@ -1,6 +1,7 @@
 /** Stored responses of `Idempotency-Key` requests (API §1.4). */
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
+import { errorCode } from "../db/db_errors.ts";
 
 /** How long a stored response is replayed (API §1.4: 24 h). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -32,6 +33,34 @@ export async function claimIdempotencyKey(
     .returning("key")
     .executeTakeFirst();
   return inserted !== undefined;
+}
+
+/**
+ * Inside the request's own transaction (the key row commits with the request's work and
+ * answer): claims the key, waiting up to `waitMs` for a transaction that holds it uncommitted
+ * (a first request still running, or one whose COMMIT is still pending) to end. `claimed`;
+ * `held` when a committed row holds it (read it); `busy` when the wait ran out (the
+ * transaction is then aborted).
+ */
+export async function claimIdempotencyKeyWaiting(
+  db: Db,
+  scope: string,
+  key: string,
+  requestHash: string,
+  now: Date,
+  ttlHours: number,
+  waitMs: number,
+): Promise<"claimed" | "held" | "busy"> {
+  await sql`set local lock_timeout = ${sql.lit(`${Math.trunc(waitMs)}ms`)}`.execute(db);
+  let claimed: boolean;
+  try {
+    claimed = await claimIdempotencyKey(db, scope, key, requestHash, now, ttlHours);
+  } catch (error) {
+    if (errorCode(error) === "55P03") return "busy";
+    throw error;
+  }
+  await sql`set local lock_timeout to default`.execute(db);
+  return claimed ? "claimed" : "held";
 }
 
 export async function findIdempotencyKey(

@@ -80,7 +80,8 @@ export const DEFAULT_CONFIG: RuntimeConfig = {
   taxRates: { goods: "0.00", service: "0.00" },
   currency: "USD",
   lessonSessionWindowDays: 28,
-  registrationOpen: true,
+  // Closed unless the owner opens it (API §2/§4); the very first user can always register.
+  registrationOpen: false,
   upload: { maxBytes: 10 * 1024 * 1024, maxFilesPerEntity: 20 },
 };
 

@@ -1,19 +1,20 @@
 /**
  * The order discount of a pending transaction (API §8). Above the configured threshold it
- * needs a manager override when `managerOverride.discount` is on; the approval is audited as
- * `pos.discount_override` in the same transaction.
+ * needs a manager override when `managerOverride.discount` is on; lines priced below their
+ * product's price count toward that threshold with it (price_approval.ts). The approval is
+ * audited as `pos.discount_override` in the same transaction.
  */
-import { parseMoney, parsePercent } from "../../domain/money.ts";
 import { assertEditable } from "../../domain/pos/transaction_status.ts";
-import { needsDiscountOverride, parseDiscount } from "../../domain/pos/transaction_totals.ts";
+import { parseDiscount } from "../../domain/pos/transaction_totals.ts";
 import type { Actor } from "../actor.ts";
 import { audit } from "../audit/audit.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import { getRuntimeConfig } from "../platform/settings.ts";
 import { findItems } from "./items_repo.ts";
-import { approvalDetails, approveAction } from "./overrides.ts";
+import { approvalDetails, withApproval } from "./overrides.ts";
 import { findPayments } from "./payments_repo.ts";
+import { orderDiscountNeedsApprovalOn } from "./price_approval.ts";
 import { pricingContext, saveTotals } from "./pricing.ts";
 import { type TransactionJson, transactionJson } from "./transaction_json.ts";
 import { requireLockedTransaction, requireTransaction } from "./transactions.ts";
@@ -29,53 +30,43 @@ export async function setDiscount(
   const before = await requireTransaction(deps.db, transactionId);
   assertEditable(before);
   const config = await getRuntimeConfig(deps.db);
-  const threshold = parsePercent(config.discountApprovalThresholdPercent);
-  const neededBefore = needsDiscountOverride(discount, parseMoney(before.subtotal), threshold);
-  let approver = await approveAction(
+  return await withApproval(
     deps,
     actor,
     "discount",
     config.managerOverride,
     input.override,
-    neededBefore,
+    async () =>
+      orderDiscountNeedsApprovalOn(deps.db, config, await findItems(deps.db, before.id), discount),
+    (approval) =>
+      withTransaction(deps.db, async (trx) => {
+        const tx = await requireLockedTransaction(trx, transactionId);
+        assertEditable(tx);
+        const items = await findItems(trx, tx.id);
+        const needed = await orderDiscountNeedsApprovalOn(trx, config, items, discount);
+        const approver = approval(needed);
+        const now = deps.clock.now();
+        const context = await pricingContext(trx, tx.accountId, now);
+        const cleared = discount.value === 0;
+        const saved = await saveTotals(trx, tx, items, cleared ? null : discount, context, now, {
+          discountKind: cleared ? null : discount.kind,
+          discountValue: cleared ? null : input.value,
+        });
+        if (needed && approver) {
+          await audit(deps, trx, actor, {
+            action: "pos.discount_override",
+            entityType: "transaction",
+            entityId: tx.id,
+            details: {
+              kind: discount.kind,
+              value: input.value,
+              discountTotal: saved.tx.discountTotal,
+              subtotal: saved.tx.subtotal,
+              ...approvalDetails(actor, approver),
+            },
+          });
+        }
+        return transactionJson(saved.tx, saved.items, await findPayments(trx, tx.id));
+      }),
   );
-  return await withTransaction(deps.db, async (trx) => {
-    const tx = await requireLockedTransaction(trx, transactionId);
-    assertEditable(tx);
-    const needed = config.managerOverride.discount &&
-      needsDiscountOverride(discount, parseMoney(tx.subtotal), threshold);
-    if (needed && !approver) {
-      // The subtotal changed since the first look: the discount now needs an approval.
-      approver = await approveAction(
-        deps,
-        actor,
-        "discount",
-        config.managerOverride,
-        input.override,
-      );
-    }
-    const now = deps.clock.now();
-    const items = await findItems(trx, tx.id);
-    const context = await pricingContext(trx, tx.accountId, now);
-    const cleared = discount.value === 0;
-    const saved = await saveTotals(trx, tx, items, cleared ? null : discount, context, now, {
-      discountKind: cleared ? null : discount.kind,
-      discountValue: cleared ? null : input.value,
-    });
-    if (needed && approver) {
-      await audit(deps, trx, actor, {
-        action: "pos.discount_override",
-        entityType: "transaction",
-        entityId: tx.id,
-        details: {
-          kind: discount.kind,
-          value: input.value,
-          discountTotal: saved.tx.discountTotal,
-          subtotal: saved.tx.subtotal,
-          ...approvalDetails(actor, approver),
-        },
-      });
-    }
-    return transactionJson(saved.tx, saved.items, await findPayments(trx, tx.id));
-  });
 }

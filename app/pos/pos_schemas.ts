@@ -1,13 +1,13 @@
 /** Zod schemas of the point of sale (API §8): request bodies, list queries and responses. */
 import { z } from "zod";
 import {
+  dateOrTimestamp,
   isoDate,
   listQuery,
   money,
   moneyString,
   nonNegativeMoney,
   queryBoolean,
-  timestamp,
   uuid,
 } from "../schemas.ts";
 
@@ -15,17 +15,19 @@ const positiveMoney = money.refine(
   (v) => !v.startsWith("-") && Number(v) > 0,
   "Must be greater than zero",
 );
-/** A store-local date (whole day, inclusive) or an ISO timestamp. */
-const dateOrTimestamp = z.union([isoDate, timestamp]).describe(
-  "YYYY-MM-DD (store-local day, inclusive) or an ISO 8601 timestamp",
-);
 
 export const PAYMENT_METHOD_VALUES = ["cash", "card", "check", "store_credit", "other"] as const;
 const paymentMethod = z.enum(PAYMENT_METHOD_VALUES);
 
 export const overrideSchema = z.strictObject({
   code: z.string().max(32).describe("8 digits: the approver's employee number followed by PIN"),
-}).describe("Manager override: another user's employee number + PIN (holder of pos.override)");
+}).describe(
+  "Manager override: another active user's employee number + PIN (holder of pos.override). " +
+    "Every invalid code (unknown number, wrong PIN, an approver without pos.override, a " +
+    "disabled one, the caller's own, a locked number) gets one and the same 403 " +
+    "`manager_override_required`; each counts toward that employee number's PIN lockout " +
+    "(5 per 15 minutes, shared with PIN login), also under parallel attempts.",
+);
 
 // ================================================================ registers
 
@@ -220,6 +222,14 @@ export const itemInput = z.strictObject({
 });
 export type ItemInput = z.output<typeof itemInput>;
 
+/** `POST /transactions/:id/items`: a line, and the override a price below the catalogue may need. */
+export const addItemBody = itemInput.extend({
+  override: overrideSchema.optional().describe(
+    "Needed when the line is priced below its product's price beyond the discount threshold",
+  ),
+});
+export type AddItemInput = z.output<typeof addItemBody>;
+
 export const createTransactionBody = z.strictObject({
   locationId: uuid,
   registerId: uuid.optional(),
@@ -227,6 +237,9 @@ export const createTransactionBody = z.strictObject({
   type: z.enum(["sale", "repair_payment"]).default("sale"),
   repairTicketId: uuid.optional(),
   items: z.array(itemInput).min(1).max(200),
+  override: overrideSchema.optional().describe(
+    "Needed when a line priced below its product's price passes the discount threshold",
+  ),
 });
 export type CreateTransactionInput = z.output<typeof createTransactionBody>;
 
@@ -236,6 +249,10 @@ export const updateItemBody = z.strictObject({
   quantity: z.int().min(1).max(100_000).optional(),
   unitPrice: nonNegativeMoney.optional(),
   taxCategory: z.enum(["goods", "service"]).optional(),
+  override: overrideSchema.optional().describe(
+    "Needed when the edit prices the line below its product's price beyond the discount " +
+      "threshold",
+  ),
 });
 export type UpdateItemInput = z.output<typeof updateItemBody>;
 

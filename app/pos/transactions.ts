@@ -8,6 +8,7 @@ import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
 import {
   assertRepairTicketPayable,
   assertRepairTicketReference,
+  type SaleLine,
 } from "../../domain/pos/sale_rules.ts";
 import { findAccount } from "../accounts/accounts_repo.ts";
 import { actingUserId, type Actor } from "../actor.ts";
@@ -15,6 +16,8 @@ import type { Database, Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import { findLocation } from "../platform/locations_repo.ts";
+import type { RuntimeConfig } from "../platform/platform_schemas.ts";
+import { getRuntimeConfig } from "../platform/settings.ts";
 import type { ListParams } from "../schemas.ts";
 import { timeRange } from "./time_range.ts";
 import { findItems, insertItems } from "./items_repo.ts";
@@ -23,6 +26,13 @@ import type { CreateTransactionInput } from "./pos_schemas.ts";
 import { pricingContext, totalsColumns, totalsOf } from "./pricing.ts";
 import { findRegister } from "./registers_repo.ts";
 import { newItemRows, resolveLines } from "./sale_lines.ts";
+import { type Approver, withApproval } from "./overrides.ts";
+import {
+  auditPriceReductions,
+  NO_PRICE_REVIEW,
+  type PriceReview,
+  reviewLinePrices,
+} from "./price_approval.ts";
 import {
   type TransactionJson,
   transactionJson,
@@ -73,12 +83,55 @@ export async function listTransactions(
   return { data: page.data.map(transactionSummaryJson), pagination: page.pagination };
 }
 
+const itemPath = (i: number, f: string) => `items[${i}].${f}`;
+
+/** A line that names a product (or unit) and sets its own price may be priced below it. */
+function mayBeReduced(item: CreateTransactionInput["items"][number]): boolean {
+  return item.unitPrice !== undefined &&
+    (item.productId !== undefined || item.unitId !== undefined);
+}
+
+/** The catalogue-price review of new lines (price_approval.ts); none when none sets a price. */
+async function reviewNewLines(
+  db: Db,
+  config: RuntimeConfig,
+  input: CreateTransactionInput,
+  lines?: readonly SaleLine[],
+): Promise<PriceReview> {
+  if (!input.items.some(mayBeReduced)) return NO_PRICE_REVIEW;
+  const resolved = lines ?? await resolveLines(db, input.items, itemPath);
+  return await reviewLinePrices(db, config, [], resolved, null);
+}
+
+/**
+ * Starts a sale. A line priced below its product's price is a discount (API §8): above the
+ * threshold it needs `override`, and it is audited as `pos.price_override`.
+ */
 export async function createTransaction(
   deps: AppDeps,
   actor: Actor,
   input: CreateTransactionInput,
 ): Promise<TransactionJson> {
   assertRepairTicketReference(input.type, input.repairTicketId);
+  const config = await getRuntimeConfig(deps.db);
+  return await withApproval(
+    deps,
+    actor,
+    "discount",
+    config.managerOverride,
+    input.override,
+    async () => (await reviewNewLines(deps.db, config, input)).needed,
+    (approval) => insertSale(deps, actor, input, config, approval),
+  );
+}
+
+async function insertSale(
+  deps: AppDeps,
+  actor: Actor,
+  input: CreateTransactionInput,
+  config: RuntimeConfig,
+  approval: (needed: boolean) => Approver | null,
+): Promise<TransactionJson> {
   return await withTransaction(deps.db, async (trx) => {
     const now = deps.clock.now();
     if (!(await findLocation(trx, input.locationId))) {
@@ -102,7 +155,9 @@ export async function createTransaction(
     if (input.type === "repair_payment") {
       await checkRepairTicketPayable(deps, trx, input.repairTicketId!);
     }
-    const lines = await resolveLines(trx, input.items, (i, f) => `items[${i}].${f}`);
+    const lines = await resolveLines(trx, input.items, itemPath);
+    const review = await reviewNewLines(trx, config, input, lines);
+    const approver = approval(review.needed);
     const context = await pricingContext(trx, input.accountId ?? null, now);
     const totals = totalsOf(lines, null, context);
     const tx = await insertTransaction(trx, {
@@ -119,6 +174,7 @@ export async function createTransaction(
       now,
     });
     const items = await insertItems(trx, newItemRows(deps, tx.id, lines, totals, 0, now));
+    await auditPriceReductions(deps, trx, actor, tx.id, items, review, approver);
     return transactionJson(tx, items, []);
   });
 }

@@ -54,3 +54,51 @@ Deno.test("assertNoCardNumber() refuses a body with a PAN and names the field, n
   assertEquals(error.issues?.[0]?.path, "notes.1");
   assertEquals(error.issues?.[0]?.message.includes("4111"), false);
 });
+
+Deno.test("containsCardNumber() sees through no-break and other Unicode spaces", () => {
+  assertEquals(containsCardNumber("4111\u00A01111\u00A01111\u00A01111"), true); // no-break space
+  assertEquals(containsCardNumber("4111\u202F1111\u202F1111\u202F1111"), true); // narrow NBSP
+  assertEquals(containsCardNumber("4111\u20071111\u20071111\u20071111"), true); // figure space
+  assertEquals(containsCardNumber("4111\u30001111\u30001111\u30001111"), true); // ideographic
+  assertEquals(containsCardNumber("4111\t1111\n1111\r\n1111"), false); // \r\n is two separators
+  assertEquals(containsCardNumber("4111\t1111\n1111\n1111"), true);
+});
+
+Deno.test("containsCardNumber() takes dots and any dash as group separators", () => {
+  assertEquals(containsCardNumber("4111.1111.1111.1111"), true);
+  assertEquals(containsCardNumber("5555\u00B75555\u00B75555\u00B74444"), true); // middle dot
+  assertEquals(containsCardNumber("5555\u20225555\u20225555\u20224444"), true); // bullet
+  assertEquals(containsCardNumber("4111\u20131111\u20131111\u20131111"), true); // en dash
+  assertEquals(containsCardNumber("4111\u20141111\u20141111\u20141111"), true); // em dash
+  assertEquals(containsCardNumber("4111\u22121111\u22121111\u22121111"), true); // minus sign
+  assertEquals(containsCardNumber("4111\u20111111\u20111111\u20111111"), true); // NB hyphen
+});
+
+Deno.test("containsCardNumber() reads full-width and other-script digits", () => {
+  assertEquals(containsCardNumber("４１１１１１１１１１１１１１１１"), true); // full-width
+  assertEquals(containsCardNumber("４１１１－１１１１－１１１１－１１１１"), true); // full-width dash
+  assertEquals(containsCardNumber("４１１１．１１１１．１１１１．１１１１"), true); // full-width dot
+  assertEquals(containsCardNumber("\u0664" + "\u0661".repeat(15)), true); // Arabic-Indic
+  assertEquals(containsCardNumber("\u096A" + "\u0967".repeat(15)), true); // Devanagari
+  assertEquals(containsCardNumber("𝟒𝟏𝟏𝟏 𝟏𝟏𝟏𝟏 𝟏𝟏𝟏𝟏 𝟏𝟏𝟏𝟏"), true); // mathematical bold
+  assertEquals(containsCardNumber("４１１１１１１１１１１１１１１２"), false); // not Luhn
+});
+
+Deno.test("containsCardNumber() ignores invisible characters slipped between digits", () => {
+  assertEquals(containsCardNumber("4111\u200B1111\u200B1111\u200B1111"), true); // zero-width sp.
+  assertEquals(containsCardNumber("41\u00AD11 1111 11\u200D11 1111"), true); // soft hyphen, ZWJ
+  assertEquals(containsCardNumber("\uFEFF4111111111111111"), true); // BOM
+});
+
+Deno.test("containsCardNumber() still lets through prices, dates, phones and versions", () => {
+  assertEquals(containsCardNumber("Paid 12.50 on 2026-11-21, call 555.123.4567"), false);
+  assertEquals(containsCardNumber("v1.2.3 – ４２ items"), false);
+  assertEquals(containsCardNumber("4111\u00A0\u00A01111\u00A0\u00A01111\u00A0\u00A01111"), false);
+});
+
+Deno.test("findCardNumber() names the field of a disguised PAN", () => {
+  assertEquals(
+    findCardNumber({ brand: "visa", notes: ["４１１１\u00A01111.1111\u20131111"] }),
+    "notes.0",
+  );
+});

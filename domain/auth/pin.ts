@@ -1,7 +1,11 @@
 /**
  * PIN login (API §2): the 8-digit code is the 4-digit employee number followed by the
  * 4-digit PIN; after 5 wrong PINs for one employee number, PIN login for it is refused for
- * 15 minutes, even with the right PIN.
+ * 15 minutes, even with the right PIN. The same counter covers manager-override codes (§8).
+ *
+ * Each attempt is counted *before* the PIN is compared (`reservePinAttempt`), and given back
+ * when the PIN turns out right (`releasePinAttempt`): parallel attempts therefore cannot get
+ * more than {@link PIN_MAX_FAILURES} comparisons per window, however many arrive at once.
  */
 
 export const PIN_PATTERN = /^[0-9]{4}$/;
@@ -41,4 +45,39 @@ export function afterPinFailure(state: PinFailureState | undefined, now: Date): 
     ? new Date(now.getTime() + PIN_LOCK_SECONDS * 1000)
     : null;
   return { failures, firstFailureAt, lockedUntil };
+}
+
+/** The answer to "may one more PIN be compared for this employee number now?". */
+export type PinAttempt =
+  /** Locked: nothing may be compared for `retryAfterSeconds`. */
+  | { allowed: false; retryAfterSeconds: number }
+  /** Allowed, and already counted as a failure in `state` (released if the PIN is right). */
+  | { allowed: true; state: PinFailureState };
+
+/**
+ * Reserves one attempt: refused while the number is locked; otherwise counted up front as a
+ * wrong PIN ({@link afterPinFailure}: the fifth in the window locks, so a sixth parallel
+ * attempt is refused before its PIN is compared).
+ */
+export function reservePinAttempt(state: PinFailureState | undefined, now: Date): PinAttempt {
+  const retryAfterSeconds = pinLockRemainingSeconds(state, now);
+  if (retryAfterSeconds > 0) return { allowed: false, retryAfterSeconds };
+  return { allowed: true, state: afterPinFailure(state, now) };
+}
+
+/**
+ * Gives back an attempt reserved by {@link reservePinAttempt} whose PIN was right: one failure
+ * fewer, and no lock unless the failures left still reach the limit. Undefined when nothing
+ * is left to count.
+ */
+export function releasePinAttempt(
+  state: PinFailureState | undefined,
+): PinFailureState | undefined {
+  if (!state || state.failures <= 1) return undefined;
+  const failures = state.failures - 1;
+  return {
+    failures,
+    firstFailureAt: state.firstFailureAt,
+    lockedUntil: failures >= PIN_MAX_FAILURES ? state.lockedUntil : null,
+  };
 }

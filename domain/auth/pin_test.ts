@@ -1,9 +1,12 @@
-import { assertEquals, assertThrows } from "../../tests/_helpers/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../tests/_helpers/assert.ts";
 import {
   afterPinFailure,
   PIN_LOCK_SECONDS,
+  PIN_MAX_FAILURES,
   type PinFailureState,
   pinLockRemainingSeconds,
+  releasePinAttempt,
+  reservePinAttempt,
   splitPinCode,
 } from "./pin.ts";
 
@@ -43,4 +46,44 @@ Deno.test("afterPinFailure() starts counting again once the window or the lock h
     lockedUntil: new Date(start.getTime() + 1000),
   };
   assertEquals(afterPinFailure(locked, new Date(start.getTime() + 2000)).failures, 1);
+});
+
+Deno.test("reservePinAttempt() counts each attempt up front: the sixth in a window is refused uncompared", () => {
+  const now = new Date("2026-11-21T10:00:00Z");
+  let state: PinFailureState | undefined;
+  for (let i = 1; i <= PIN_MAX_FAILURES; i++) {
+    const attempt = reservePinAttempt(state, now);
+    assert(attempt.allowed, `attempt ${i} is allowed`);
+    state = attempt.state;
+    assertEquals(state.failures, i);
+  }
+  assertEquals(state?.lockedUntil?.getTime(), now.getTime() + PIN_LOCK_SECONDS * 1000);
+  assertEquals(reservePinAttempt(state, now), {
+    allowed: false,
+    retryAfterSeconds: PIN_LOCK_SECONDS,
+  });
+});
+
+Deno.test("releasePinAttempt() gives back one attempt and lifts a lock the failures no longer reach", () => {
+  const now = new Date("2026-11-21T10:00:00Z");
+  const locked: PinFailureState = {
+    failures: PIN_MAX_FAILURES,
+    firstFailureAt: now,
+    lockedUntil: new Date(now.getTime() + PIN_LOCK_SECONDS * 1000),
+  };
+  assertEquals(releasePinAttempt(locked), {
+    failures: PIN_MAX_FAILURES - 1,
+    firstFailureAt: now,
+    lockedUntil: null,
+  });
+  assertEquals(
+    releasePinAttempt({ failures: 1, firstFailureAt: now, lockedUntil: null }),
+    undefined,
+  );
+  assertEquals(releasePinAttempt(undefined), undefined);
+  // Reserve then release leaves the count where it was.
+  const before: PinFailureState = { failures: 2, firstFailureAt: now, lockedUntil: null };
+  const attempt = reservePinAttempt(before, new Date(now.getTime() + 1000));
+  assert(attempt.allowed);
+  assertEquals(releasePinAttempt(attempt.state), before);
 });

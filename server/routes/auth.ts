@@ -32,6 +32,7 @@ import {
 import {
   changePassword,
   createAdminResetLink,
+  FORGOT_PASSWORD_MIN_MS,
   requestPasswordReset,
   resetPassword,
 } from "../../app/auth/password_reset.ts";
@@ -57,6 +58,15 @@ function authRateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
   };
 }
 
+/**
+ * Headers of every response that carries a credential (an access token, a reset link): no
+ * cache (browser, proxy) may keep it.
+ */
+export const NO_STORE_HEADERS = { "Cache-Control": "no-store" };
+
+const NO_STORE_NOTE =
+  " Answered with `Cache-Control: no-store` (the response carries a credential).";
+
 const RATE_LIMIT_NOTE =
   " Rate limited per client IP together with the other unauthenticated auth routes " +
   "(`AUTH_RATE_LIMIT`, default 10 per 15 minutes) → 429 `rate_limited` with `Retry-After`.";
@@ -72,8 +82,10 @@ export function authRoutes(deps: AppDeps): ApiRouter {
       path: "/register",
       summary: "Register a user account",
       description: "The first user ever registered gets the Admin role; later ones get no role. " +
-        "`X-Company-ID` is accepted and ignored. Registration closed (config `registrationOpen`) " +
-        "→ 403 `registration_closed`; an email already in use → 409 `duplicate`." + RATE_LIMIT_NOTE,
+        "While no user exists registration is always open (bootstrap); afterwards only while " +
+        "config `registrationOpen` is true (default false), else 403 `registration_closed`. " +
+        "`X-Company-ID` is accepted and ignored; an email already in use → 409 `duplicate`." +
+        RATE_LIMIT_NOTE,
       access: "public",
       body: registerBody,
       responses: { 201: { description: "The new user", schema: userEnvelope } },
@@ -85,13 +97,17 @@ export function authRoutes(deps: AppDeps): ApiRouter {
         summary: "Log in with email and password",
         description: "Email match is case-insensitive. A wrong email or password → 401 " +
           "`invalid_credentials` (same answer, similar timing); a disabled user → 401 `user_disabled`." +
-          RATE_LIMIT_NOTE,
+          NO_STORE_NOTE + RATE_LIMIT_NOTE,
         access: "public",
         body: loginBody,
         responses: { 200: { description: "An access token", schema: loginResponse } },
       },
       async (c, { body }) =>
-        c.json(await login(deps, body, { ip: clientIp(c, deps.config.trustProxy) })),
+        c.json(
+          await login(deps, body, { ip: clientIp(c, deps.config.trustProxy) }),
+          200,
+          NO_STORE_HEADERS,
+        ),
     )
     .route({
       method: "get",
@@ -126,9 +142,10 @@ export function authRoutes(deps: AppDeps): ApiRouter {
       method: "post",
       path: "/forgot-password",
       summary: "Ask for a password reset email",
-      description: "Always 202 `{}`, whether or not the email belongs to a user. Sends a " +
-        "single-use token valid 4 hours; at most 3 emails per hour per address (further " +
-        "requests answer 202 and send nothing)." + RATE_LIMIT_NOTE,
+      description: "Always 202 `{}`, whether or not the email belongs to a user, and in the " +
+        `same time either way (every answer waits at least ${FORGOT_PASSWORD_MIN_MS} ms). Sends a single-use token ` +
+        "valid 4 hours; at most 3 emails per hour per address (further requests answer 202 and " +
+        "send nothing)." + RATE_LIMIT_NOTE,
       access: "public",
       body: forgotPasswordBody,
       responses: { 202: { description: "Accepted", schema: z.object({}) } },
@@ -155,14 +172,16 @@ export function authRoutes(deps: AppDeps): ApiRouter {
         path: "/reset-password/:userId",
         summary: "Create a password reset link for a user",
         description: "A link valid 1 hour whose `token` query parameter works once with " +
-          "`POST /auth/reset-password`. Needs a full login.",
+          "`POST /auth/reset-password`. Needs a full login, and every permission the user " +
+          "holds (no taking over a more powerful account): else 403 `forbidden`, audited as " +
+          "`user.reset_link_denied`." + NO_STORE_NOTE,
         access: "users.admin",
         fullLogin: true,
         params: userIdParams,
         responses: { 201: { description: "The link", schema: resetLinkSchema } },
       },
       async (c, { params, actor }) =>
-        c.json(await createAdminResetLink(deps, actor, params.userId), 201),
+        c.json(await createAdminResetLink(deps, actor, params.userId), 201, NO_STORE_HEADERS),
     )
     .route({
       method: "post",
@@ -198,13 +217,18 @@ export function authRoutes(deps: AppDeps): ApiRouter {
           "a `pos` token (refused with 403 `full_login_required` on user, role, vault, module, " +
           "config writes and PIN/password changes). Wrong code → 401 `invalid_credentials`; after " +
           "5 wrong PINs for one employee number PIN login for it is refused for 15 minutes (429 " +
-          "`rate_limited` with `Retry-After`, even with the right PIN)." + RATE_LIMIT_NOTE,
+          "`rate_limited` with `Retry-After`, even with the right PIN)." + NO_STORE_NOTE +
+          RATE_LIMIT_NOTE,
         access: "public",
         body: pinLoginBody,
         responses: { 200: { description: "A POS token", schema: pinLoginResponse } },
       },
       async (c, { body }) =>
-        c.json(await pinLogin(deps, body.code, { ip: clientIp(c, deps.config.trustProxy) })),
+        c.json(
+          await pinLogin(deps, body.code, { ip: clientIp(c, deps.config.trustProxy) }),
+          200,
+          NO_STORE_HEADERS,
+        ),
     );
 }
 

@@ -2,6 +2,11 @@
  * The interactive API reference at `/docs` (Swagger UI rendering `/v1/openapi.json`). Its
  * assets come from the `swagger-ui-dist` npm package pinned in deno.json and are served from
  * `/docs/assets/*`, so the page works offline (no CDN).
+ *
+ * Every answer carries a strict Content-Security-Policy (own scripts only, no framing, calls
+ * only to this server and the API's public URL), `X-Frame-Options: DENY`, `nosniff` and
+ * `Referrer-Policy: no-referrer`; a token typed into "Authorize" lives in the page only
+ * (`persistAuthorization: false`: never written to localStorage).
  */
 import { Hono } from "hono";
 
@@ -22,7 +27,7 @@ function initScript(specUrl: string): string {
     url: ${JSON.stringify(specUrl)},
     dom_id: "#swagger-ui",
     deepLinking: true,
-    persistAuthorization: true,
+    persistAuthorization: false,
   });
 });
 `;
@@ -48,10 +53,40 @@ function page(specUrl: string): string {
 </html>`;
 }
 
+/** The page's policy: its own scripts and styles, API calls to itself and to `apiUrl`. */
+export function docsContentSecurityPolicy(apiUrl: string | undefined): string {
+  let apiOrigin = "";
+  try {
+    if (apiUrl) apiOrigin = ` ${new URL(apiUrl).origin}`;
+  } catch {
+    // Not a URL: calls go to this server only.
+  }
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    // Swagger UI sets style attributes on its elements.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self'${apiOrigin}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
 /** `/docs` and `/docs/assets/*`; files are read once and kept in memory. */
-export function docsRoutes(specUrl: string): Hono {
+export function docsRoutes(specUrl: string, apiUrl?: string): Hono {
   const cache = new Map<string, Uint8Array>();
   const docs = new Hono();
+  const policy = docsContentSecurityPolicy(apiUrl);
+  docs.use("*", async (c, next) => {
+    await next();
+    c.res.headers.set("Content-Security-Policy", policy);
+    c.res.headers.set("X-Frame-Options", "DENY");
+    c.res.headers.set("X-Content-Type-Options", "nosniff");
+    c.res.headers.set("Referrer-Policy", "no-referrer");
+  });
   docs.get("/", (c) => c.html(page(specUrl)));
   docs.get("/assets/init.js", (c) => {
     c.header("Content-Type", "text/javascript; charset=utf-8");

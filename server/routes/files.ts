@@ -6,8 +6,12 @@
  * `files.view`, and performs that check itself, first, before any lookup: no token and no
  * signature → 401; a token without files.view → 403; a tampered or expired signature → 403.
  * (API §1.6 lists signed-URL file downloads among the routes that need no token.)
+ *
+ * Uploads: the pipeline (server/route.ts) checks files.upload, takes multipart only (415
+ * otherwise, before reading), reads the body once within `upload.maxBytes` plus
+ * `FORM_OVERHEAD_BYTES` (413 as soon as it is passed) and parses the parts as views into it;
+ * the file's bytes go from that buffer to storage without another copy.
  */
-import type { Context } from "hono";
 import type { AppDeps } from "../../app/deps.ts";
 import { idParams, listResponse } from "../../app/schemas.ts";
 import {
@@ -28,92 +32,53 @@ import {
   uploadFile,
   uploadLimits,
 } from "../../app/files/files.ts";
-import { verifyFileSignature } from "../../app/files/signed_urls.ts";
+import { signFileUrl, verifyFileSignature } from "../../app/files/signed_urls.ts";
 import { parseServePath } from "../../domain/files/serve_path.ts";
-import {
-  BadInputError,
-  ForbiddenError,
-  NotFoundError,
-  PayloadTooLargeError,
-  ValidationError,
-} from "../../domain/errors.ts";
-import type { AppEnv } from "../context.ts";
+import type { Actor } from "../../app/actor.ts";
+import { ForbiddenError, NotFoundError, ValidationError } from "../../domain/errors.ts";
 import { fieldIssues } from "../errors.ts";
+import type { ReplayCodec } from "../middleware/idempotency.ts";
+import type { MultipartPart } from "../middleware/multipart.ts";
 import { ApiRouter, authenticate } from "../route.ts";
+
+const ID_SCANS_NOTE = "ID scans (entityType member_identifier) also need accounts.view: " +
+  "without it they behave as if absent (404).";
 
 /** Room for the multipart envelope and the text fields besides the file itself. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 
-/**
- * Reads the multipart form without ever holding more than `maxBytes` + overhead: a declared
- * Content-Length over the limit is refused at once, and the body stream is cut (413) as
- * soon as it passes the limit.
- */
-async function readLimitedForm(c: Context<AppEnv>, maxBytes: number): Promise<FormData> {
-  const limit = maxBytes + FORM_OVERHEAD_BYTES;
-  const contentType = c.req.header("Content-Type") ?? "";
-  if (!/^multipart\/form-data\b/i.test(contentType)) {
-    throw new BadInputError("bad_request", "Expected a multipart/form-data upload");
-  }
-  const declared = Number(c.req.header("Content-Length") ?? NaN);
-  if (Number.isFinite(declared) && declared > limit) {
-    throw new PayloadTooLargeError(`The upload is larger than ${maxBytes} bytes`);
-  }
-  let body: ReadableStream<Uint8Array> | null;
-  if (c.req.raw.bodyUsed) {
-    // Already read by the Idempotency-Key middleware: it is in memory; check its size.
-    const buffered = new Uint8Array(await c.req.arrayBuffer());
-    if (buffered.byteLength > limit) {
-      throw new PayloadTooLargeError(`The upload is larger than ${maxBytes} bytes`);
-    }
-    body = new Blob([buffered]).stream();
-  } else {
-    body = c.req.raw.body;
-  }
-  if (!body) throw new BadInputError("bad_request", "The upload is empty");
-  let seen = 0;
-  let tooLarge = false;
-  const limited = body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        seen += chunk.byteLength;
-        if (seen > limit) {
-          tooLarge = true;
-          controller.error(new PayloadTooLargeError());
-          return;
-        }
-        controller.enqueue(chunk);
-      },
-    }),
-  );
-  try {
-    return await new Request("http://upload.invalid/", {
-      method: "POST",
-      headers: { "Content-Type": contentType },
-      body: limited,
-    }).formData();
-  } catch {
-    if (tooLarge) throw new PayloadTooLargeError(`The upload is larger than ${maxBytes} bytes`);
-    throw new BadInputError("bad_request", "The multipart body could not be read");
-  }
-}
-
-function formFields(form: FormData): { fields: Record<string, string>; file: File } {
+/** The form's text fields and its one file part (400 naming the field otherwise). */
+function formFields(form: MultipartPart[]): { fields: Record<string, string>; file: Uint8Array } {
   const fields: Record<string, string> = {};
-  let file: File | undefined;
+  let file: Uint8Array | undefined;
   const issues: { path: string; message: string }[] = [];
-  for (const [name, value] of form.entries()) {
-    if (name === "file") {
-      if (file || typeof value === "string") {
+  const decoder = new TextDecoder();
+  for (const part of form) {
+    if (part.name === "file") {
+      if (file || part.filename === undefined) {
         issues.push({ path: "file", message: "Expected exactly one file part" });
-      } else file = value;
-    } else if (typeof value !== "string" || name in fields) {
-      issues.push({ path: name, message: "Expected one text value" });
-    } else fields[name] = value;
+      } else file = part.content;
+    } else if (part.filename !== undefined || Object.hasOwn(fields, part.name)) {
+      issues.push({ path: part.name, message: "Expected one text value" });
+    } else fields[part.name] = decoder.decode(part.content);
   }
   if (!file && issues.length === 0) issues.push({ path: "file", message: "A file is required" });
   if (issues.length > 0) throw new ValidationError(issues);
   return { fields, file: file! };
+}
+
+/**
+ * Upload responses carry a signed URL (a credential for 15 minutes): the replay table keeps
+ * the metadata without it, and a replay signs the file's URL again.
+ */
+function uploadReplay(deps: AppDeps): ReplayCodec {
+  return {
+    store: (body) => ({ ...(body as Record<string, unknown>), url: undefined }),
+    restore: async (stored) => {
+      const file = stored as { id: string; path: string };
+      return { ...file, url: (await signFileUrl(deps.config, file, deps.clock.now())).url };
+    },
+  };
 }
 
 /** The serve path exactly as sent (still percent-encoded), after `/v1/files/serve/`. */
@@ -131,9 +96,11 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
       path: "/serve/*",
       summary: "File content (signed URL or token with files.view)",
       description: "Streams the file with its stored Content-Type, `X-Content-Type-Options: " +
-        "nosniff` and `Content-Disposition`. Access: a signed URL from GET /files/:id/url or " +
-        "the `url` of file metadata (`expires` + `signature`; tampered or expired → 403), OR a " +
-        "bearer token with files.view (none → 401, without the permission → 403). Declared " +
+        "nosniff`, `Content-Security-Policy: sandbox` (an uploaded file never runs as this " +
+        "site's page) and `Content-Disposition`. Access: a signed URL from GET /files/:id/url " +
+        "or the `url` of file metadata (`expires` + `signature`; tampered or expired → 403), " +
+        "OR a bearer token with files.view (none → 401, without the permission → 403; ID " +
+        "scans, entityType member_identifier, also need accounts.view, else 404). Declared " +
         "public because a signed URL needs no token; the route checks access itself before " +
         "any lookup. Any `..`, absolute path, encoded traversal or unknown path → 404.",
       access: "public",
@@ -145,8 +112,9 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
       },
     }, async (c, { query }) => {
       const signed = query.expires !== undefined || query.signature !== undefined;
+      let actor: Actor | undefined;
       if (!signed) {
-        const actor = await authenticate(deps, c);
+        actor = await authenticate(deps, c);
         if (!actor.permissions.has("files.view")) {
           throw new ForbiddenError("forbidden", "This action needs the files.view permission");
         }
@@ -165,7 +133,7 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
       ) {
         throw new ForbiddenError("invalid_signature", "The file link is invalid or has expired");
       }
-      const { file, content } = await openStoredFile(deps, parsed.path);
+      const { file, content } = await openStoredFile(deps, actor, parsed.path);
       const name = file.path.slice(file.path.lastIndexOf("/") + 1);
       return new Response(content, {
         status: 200,
@@ -173,6 +141,7 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
           "Content-Type": file.contentType,
           "Content-Length": String(file.size),
           "X-Content-Type-Options": "nosniff",
+          "Content-Security-Policy": "sandbox",
           "Content-Disposition": `inline; filename="${name}"`,
           "Cache-Control": "private, no-store",
         },
@@ -185,11 +154,12 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
       description: "entityType and entityId are required. Sortable by createdAt, category, " +
         "size. `q` is a case-insensitive substring search over the category, the stored path " +
         "(`<entityType>/<id>.<extension>`: original file names are not kept) and the content " +
-        "type (`q=pdf`). Each file carries a signed `url` (15 minutes).",
+        "type (`q=pdf`). Each file carries a signed `url` (15 minutes). ID scans (entityType " +
+        "member_identifier) also need accounts.view: without it their list is empty.",
       access: "files.view",
       query: fileListQuery,
       responses: { 200: { description: "A page of files", schema: listResponse(fileSchema) } },
-    }, async (c, { query }) => c.json(await listFiles(deps, query)))
+    }, async (c, { query, actor }) => c.json(await listFiles(deps, actor, query)))
     .route({
       method: "post",
       path: "/",
@@ -200,24 +170,31 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
         "WebP, GIF, PDF; plain text (UTF-8) only with category notes; others → 415. Size " +
         "limit config `upload.maxBytes` → 413; `upload.maxFilesPerEntity` → 409 " +
         "file_limit_reached. A member's profile picture: entityType member, category profile " +
-        "(images only).",
+        "(images only). ID scans (entityType member_identifier) also need accounts.view, " +
+        "else 403. The body must be multipart/form-data (anything else → 415, refused before " +
+        "it is read) and at most `upload.maxBytes` plus 64 KiB for the form's envelope (413 " +
+        `as soon as it is passed). An \`Idempotency-Key\` retry replays the metadata with a ` +
+        "freshly signed `url`.",
       access: "files.upload",
       multipart: uploadForm,
-      responses: { 201: { description: "The stored file", schema: fileSchema } },
-    }, async (c, { actor }) => {
-      const limits = await uploadLimits(deps);
-      const form = await readLimitedForm(c, limits.maxBytes);
-      const { fields, file } = formFields(form);
+      maxBodyBytes: async () => (await uploadLimits(deps)).maxBytes + FORM_OVERHEAD_BYTES,
+      replay: uploadReplay(deps),
+      responses: {
+        201: { description: "The stored file", schema: fileSchema },
+        413: { description: "Larger than `upload.maxBytes` (`payload_too_large`)" },
+        415: {
+          description: "Not multipart, or content not on the whitelist (`unsupported_media_type`)",
+        },
+      },
+    }, async (c, { actor, form }) => {
+      const { fields, file } = formFields(form!);
       const parsed = uploadFields.safeParse(fields);
       if (!parsed.success) throw new ValidationError(fieldIssues(parsed.error));
-      if (file.size > limits.maxBytes) {
-        throw new PayloadTooLargeError(`The file is larger than ${limits.maxBytes} bytes`);
-      }
       const stored = await uploadFile(deps, actor, {
         entityType: parsed.data.entityType,
         entityId: parsed.data.entityId,
         category: parsed.data.category ?? null,
-        content: new Uint8Array(await file.arrayBuffer()),
+        content: file,
       });
       return c.json(stored, 201);
     })
@@ -225,31 +202,36 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
       method: "get",
       path: "/:id",
       summary: "File metadata",
+      description: ID_SCANS_NOTE,
       access: "files.view",
       params: idParams,
       responses: { 200: { description: "The file's metadata", schema: fileSchema } },
-    }, async (c, { params }) => c.json(await getFile(deps, params.id)))
-    .route({
-      method: "get",
-      path: "/:id/url",
-      summary: "A signed URL for a file",
-      description: "`{ url, expiresAt }`: the URL serves the file without a token until " +
-        "expiresAt (default 15 minutes; `expiresIn` seconds to choose).",
-      access: "files.view",
-      params: idParams,
-      query: fileUrlQuery,
-      responses: { 200: { description: "The signed URL", schema: fileUrlSchema } },
-    }, async (c, { params, query }) => c.json(await fileUrl(deps, params.id, query.expiresIn)))
+    }, async (c, { params, actor }) => c.json(await getFile(deps, actor, params.id)))
+    .route(
+      {
+        method: "get",
+        path: "/:id/url",
+        summary: "A signed URL for a file",
+        description: "`{ url, expiresAt }`: the URL serves the file without a token until " +
+          "expiresAt (default 15 minutes; `expiresIn` seconds to choose). " + ID_SCANS_NOTE,
+        access: "files.view",
+        params: idParams,
+        query: fileUrlQuery,
+        responses: { 200: { description: "The signed URL", schema: fileUrlSchema } },
+      },
+      async (c, { params, query, actor }) =>
+        c.json(await fileUrl(deps, actor, params.id, query.expiresIn)),
+    )
     .route({
       method: "delete",
       path: "/:id",
       summary: "Delete a file",
-      description: "Removes the row and the stored bytes.",
+      description: "Removes the row and the stored bytes. " + ID_SCANS_NOTE,
       access: "files.delete",
       params: idParams,
       responses: { 204: { description: "Deleted" } },
-    }, async (c, { params }) => {
-      await deleteFile(deps, params.id);
+    }, async (c, { params, actor }) => {
+      await deleteFile(deps, actor, params.id);
       return c.body(null, 204);
     });
 }

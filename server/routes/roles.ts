@@ -44,7 +44,8 @@ export function roleRoutes(deps: AppDeps): ApiRouter {
       path: "/",
       summary: "Create a custom role",
       description: "The slug is derived from the name (`Front Desk` → `front-desk`); a clash → " +
-        "409 `duplicate`. An unknown permission identifier → 400. Needs a full login.",
+        "409 `duplicate`. An unknown permission identifier → 400. Needs a full login and every " +
+        "permission the role gets (else 403 `forbidden`, audited as `role.create_denied`).",
       access: "users.admin",
       fullLogin: true,
       body: createRoleBody,
@@ -57,7 +58,10 @@ export function roleRoutes(deps: AppDeps): ApiRouter {
         summary: "Update a role",
         description:
           "`permissions` replaces the role's set. Renaming a custom role re-derives its " +
-          "slug; system roles keep theirs. Applies to existing tokens at once. Needs a full login.",
+          "slug; system roles keep theirs. Applies to existing tokens at once. Needs a full " +
+          "login; changing `permissions` needs every permission the role holds and gets (else " +
+          "403 `forbidden`, audited as `role.update_denied`) and may not leave the store without " +
+          "an active user holding `users.admin` (409 `last_admin`).",
         access: "users.admin",
         fullLogin: true,
         params: idParams,
@@ -70,7 +74,9 @@ export function roleRoutes(deps: AppDeps): ApiRouter {
       method: "delete",
       path: "/:id",
       summary: "Delete a custom role",
-      description: "System roles cannot be deleted (409 `system_role`). Needs a full login.",
+      description: "System roles cannot be deleted (409 `system_role`). Needs a full login and " +
+        "every permission of the role (else 403 `forbidden`, audited as `role.delete_denied`); " +
+        "deleting the role that keeps the last active user's `users.admin` → 409 `last_admin`.",
       access: "users.admin",
       fullLogin: true,
       params: idParams,

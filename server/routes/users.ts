@@ -17,6 +17,7 @@ import { assignRole, removeRole, rolesOfUser } from "../../app/auth/user_roles.t
 import { listUsers } from "../../app/auth/users_repo.ts";
 import { z } from "zod";
 import { ApiRouter } from "../route.ts";
+import { NO_STORE_HEADERS } from "./auth.ts";
 
 export function userRoutes(deps: AppDeps): ApiRouter {
   return new ApiRouter(deps, "/users", "Users")
@@ -38,7 +39,10 @@ export function userRoutes(deps: AppDeps): ApiRouter {
         summary: "Create a staff user",
         description: "employeeNumber (4 digits, unique) is the lowest free one from 0001 when " +
           "omitted. Without `password`, `resetLink` (valid 1 hour) lets the user choose one. " +
-          "Email or employee number in use → 409 `duplicate`; unknown role id → 400 `invalid_reference`.",
+          "Email or employee number in use → 409 `duplicate`; unknown role id → 400 " +
+          "`invalid_reference`; a role holding a permission the caller lacks → 403 `forbidden` " +
+          "(audited as `user.create_denied`). Answered with `Cache-Control: no-store` (the " +
+          "response may carry a reset link).",
         access: "users.admin",
         fullLogin: true,
         body: createUserBody,
@@ -49,7 +53,8 @@ export function userRoutes(deps: AppDeps): ApiRouter {
           },
         },
       },
-      async (c, { body, actor }) => c.json(await createStaffUser(deps, actor, body), 201),
+      async (c, { body, actor }) =>
+        c.json(await createStaffUser(deps, actor, body), 201, NO_STORE_HEADERS),
     )
     .route({
       method: "get",
@@ -79,7 +84,10 @@ export function userRoutes(deps: AppDeps): ApiRouter {
         path: "/:id/status",
         summary: "Enable or disable a user",
         description: "Disabling revokes every token of the user at once; re-enabling does not " +
-          "revive them. A disabled user is refused with 401 `user_disabled`.",
+          "revive them. A disabled user is refused with 401 `user_disabled`. Disabling needs " +
+          "every permission the user holds (else 403 `forbidden`, audited as " +
+          "`user.disable_denied`) and may not leave the store without an active user holding " +
+          "`users.admin` (409 `last_admin`).",
         access: "users.admin",
         fullLogin: true,
         params: idParams,
@@ -104,7 +112,9 @@ export function userRoutes(deps: AppDeps): ApiRouter {
         path: "/:id/roles",
         summary: "Assign a role to a user",
         description: "Applies to the user's existing tokens at once. A role the user already " +
-          "has → 409 `duplicate`; an unknown role → 400 `invalid_reference`.",
+          "has → 409 `duplicate`; an unknown role → 400 `invalid_reference`. The caller must " +
+          "hold every permission of the role and of the user (no privilege beyond one's own, " +
+          "the caller included): else 403 `forbidden`, audited as `user.role_assign_denied`.",
         access: "users.edit",
         fullLogin: true,
         params: idParams,
@@ -118,6 +128,10 @@ export function userRoutes(deps: AppDeps): ApiRouter {
       method: "delete",
       path: "/:id/roles/:roleId",
       summary: "Remove a role from a user",
+      description: "Applies to the user's existing tokens at once. A role the user does not " +
+        "have → 404. The caller must hold every permission of the role and of the user (else " +
+        "403 `forbidden`, audited as `user.role_remove_denied`); removing the last active " +
+        "holder's `users.admin` → 409 `last_admin`.",
       access: "users.edit",
       fullLogin: true,
       params: userRoleParams,

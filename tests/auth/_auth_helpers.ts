@@ -7,6 +7,10 @@ import {
   type TestUser,
 } from "../_helpers/test_app.ts";
 import { type SuiteReady, withSuite } from "../_helpers/suite.ts";
+import { PERMISSIONS } from "../../domain/auth/permissions.ts";
+import { SYSTEM_ACTOR } from "../../app/actor.ts";
+import { getRuntimeConfig, updateRuntimeConfig } from "../../app/platform/settings.ts";
+import { createStaffUser } from "../../app/auth/users.ts";
 
 let counter = 0;
 
@@ -16,24 +20,54 @@ export function uniqueEmail(prefix = "person"): string {
 
 export const PASSWORD = "correct horse battery";
 
+/** Every permission: a caller that may grant any role (API §3: no privilege beyond one's own). */
+export const ALL_PERMISSIONS = PERMISSIONS.map((p) => p.id);
+
 /**
- * One app (own database, no auth rate limit) for the test file with an admin of users and
- * settings, ready before the first test: `adminSuite((s) => ({ t, u: admin } = s))`.
+ * One app (own database, no auth rate limit) for the test file with an admin holding every
+ * permission (so it may grant any role), ready before the first test:
+ * `adminSuite((s) => ({ t, u: admin } = s))`.
  */
 export function adminSuite(ready: SuiteReady<TestUser>): void {
   withSuite(
-    (t) => createUserWithPermissions(t, ["users.admin", "settings.admin"]),
+    (t) => createUserWithPermissions(t, ALL_PERMISSIONS),
     ready,
     { env: { AUTH_RATE_LIMIT: "off" } },
   );
 }
 
+/**
+ * Opens self-registration as the owner would (config `registrationOpen`, default false: API
+ * §2), so tests can register more than the first user.
+ */
+export async function openRegistration(t: TestApp): Promise<void> {
+  if ((await getRuntimeConfig(t.deps.db)).registrationOpen) return;
+  await updateRuntimeConfig(t.deps, SYSTEM_ACTOR, { registrationOpen: true });
+}
+
+/** A user holding the seeded Admin role (as `ops user create --role admin` makes one), logged in. */
+export async function createAdmin(t: TestApp): Promise<TestUser> {
+  const email = uniqueEmail("admin");
+  const { user } = await createStaffUser(t.deps, SYSTEM_ACTOR, {
+    email,
+    firstName: "Ad",
+    lastName: "Min",
+    password: PASSWORD,
+    roleSlugs: ["admin"],
+  });
+  const login = await api(t.app, "POST", "/v1/auth/login", { body: { email, password: PASSWORD } });
+  assertEquals(login.status, 200, login.text);
+  return { id: user.id, email, employeeNumber: user.employeeNumber, token: login.body.accessToken };
+}
+
+/** Registers through the API (opening registration first) and logs in. */
 export async function registerAndLogin(
   t: TestApp,
   overrides: { email?: string; password?: string } = {},
 ): Promise<{ id: string; email: string; token: string; employeeNumber: string }> {
   const email = overrides.email ?? uniqueEmail();
   const password = overrides.password ?? PASSWORD;
+  await openRegistration(t);
   const reg = await api(t.app, "POST", "/v1/auth/register", {
     body: { email, password, firstName: "Pat", lastName: "Doe" },
   });

@@ -65,7 +65,8 @@ Deno.test({
       const unlisten = await listenForIdentityChanges(other.actors, handle.listen!);
       try {
         const otherApp = createAppWithRoutes(other).app;
-        const admin = await createUserWithPermissions(t, ["users.admin"]);
+        // settings.view too: a role may be given only permissions the caller holds (API §3).
+        const admin = await createUserWithPermissions(t, ["users.admin", "settings.view"]);
         const user = await createUserWithPermissions(t, []);
         // Same secret in both configs: the token works in both processes.
         assertEquals((await api(otherApp, "GET", "/v1/config", { token: user.token })).status, 403);

@@ -1,13 +1,15 @@
 /** Invariants of identity under parallel requests (meaningful on PostgreSQL). */
 import { assertEquals } from "../_helpers/assert.ts";
 import { api, createTestApp, createUserWithPermissions } from "../_helpers/test_app.ts";
-import { PASSWORD, uniqueEmail } from "./_auth_helpers.ts";
+import { ALL_PERMISSIONS, openRegistration, PASSWORD, uniqueEmail } from "./_auth_helpers.ts";
 
 const OFF = { env: { AUTH_RATE_LIMIT: "off" } };
 
 Deno.test("parallel first registrations make exactly one Admin", async () => {
   const t = await createTestApp(OFF);
   try {
+    // Open, so the seven after the first are let in too (closed by default: API §2).
+    await openRegistration(t);
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
         api(t.app, "POST", "/v1/auth/register", {
@@ -29,6 +31,7 @@ Deno.test("parallel first registrations make exactly one Admin", async () => {
 Deno.test("parallel registrations with one email: exactly one 201, the rest 409 duplicate", async () => {
   const t = await createTestApp(OFF);
   try {
+    await openRegistration(t);
     const email = uniqueEmail("same");
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
@@ -52,7 +55,8 @@ Deno.test("parallel registrations with one email: exactly one 201, the rest 409 
 Deno.test("parallel staff creation assigns distinct employee numbers; parallel role assignment once", async () => {
   const t = await createTestApp(OFF);
   try {
-    const admin = await createUserWithPermissions(t, ["users.admin", "users.edit"]);
+    // Every permission: it may grant any role (API §3).
+    const admin = await createUserWithPermissions(t, ALL_PERMISSIONS);
     const created = await Promise.all(
       Array.from({ length: 6 }, () =>
         api(t.app, "POST", "/v1/users", {

@@ -2,7 +2,8 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, createUserWithPermissions, type TestApp } from "../_helpers/test_app.ts";
 import { withTestApp } from "../_helpers/suite.ts";
-import { movableClock, PASSWORD, registerAndLogin } from "./_auth_helpers.ts";
+import { testServerUrl } from "../_helpers/test_db.ts";
+import { ALL_PERMISSIONS, movableClock, PASSWORD, registerAndLogin } from "./_auth_helpers.ts";
 
 let t: TestApp;
 const clock = movableClock();
@@ -49,7 +50,8 @@ Deno.test("PIN: set, pin-login returns a pos token with lockTimeoutMinutes; a wr
 Deno.test("a pos token works where permissions allow but is refused where a full login is needed", async () => {
   const admin = await registerAndLogin(t);
   // Give this user the Admin role through the API so permissions are not the issue.
-  const root = await createUserWithPermissions(t, ["users.admin", "users.edit"]);
+  // API §3: only a caller holding every permission of the Admin role may grant it.
+  const root = await createUserWithPermissions(t, ALL_PERMISSIONS);
   const adminRole = (await api(t.app, "GET", "/v1/roles/all", { token: root.token })).body.data
     .find((r: { slug: string }) => r.slug === "admin");
   await api(t.app, "POST", `/v1/users/${admin.id}/roles`, {
@@ -135,6 +137,33 @@ Deno.test("after 5 wrong PINs the employee number is locked 15 minutes, even for
   } finally {
     clock.advance(-(15 * 60 * 1000 + 1000));
   }
+});
+
+Deno.test({
+  name: "100 parallel wrong PIN logins for one employee number: at most 5 are evaluated",
+  ignore: !testServerUrl(),
+  async fn() {
+    const user = await registerAndLogin(t);
+    await api(t.app, "POST", "/v1/auth/set-pin", { token: user.token, body: { pin: "9182" } });
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        api(t.app, "POST", "/v1/auth/pin-login", {
+          body: { code: `${user.employeeNumber}${String(1000 + i).padStart(4, "0")}` },
+        })),
+    );
+    const statuses = results.map((r) => r.status);
+    const wrong = statuses.filter((s) => s === 401).length;
+    assertEquals(wrong + statuses.filter((s) => s === 429).length, 100, String(statuses));
+    assert(wrong <= 5, `${wrong} wrong PINs were evaluated (at most 5)`);
+    // Every evaluated wrong PIN is audited: count them there as well.
+    const audited = await t.deps.db.selectFrom("audit_log").select("id")
+      .where("action", "=", "auth.pin_login_failed").where("entity_id", "=", user.id).execute();
+    assertEquals(audited.length, wrong);
+    const right = await api(t.app, "POST", "/v1/auth/pin-login", {
+      body: { code: `${user.employeeNumber}9182` },
+    });
+    assertEquals(right.status, 429, "locked, even for the right PIN");
+  },
 });
 
 Deno.test("PIN and password events are audited without secrets", async () => {

@@ -3,7 +3,7 @@ import { assert, assertEquals, assertMatch } from "../_helpers/assert.ts";
 import { api, createUserWithPermissions, type TestApp, testConfig } from "../_helpers/test_app.ts";
 import { withTestApp } from "../_helpers/suite.ts";
 import { loadConfig } from "../../app/config.ts";
-import { PASSWORD, registerAndLogin, uniqueEmail } from "./_auth_helpers.ts";
+import { openRegistration, PASSWORD, registerAndLogin, uniqueEmail } from "./_auth_helpers.ts";
 
 let t: TestApp;
 
@@ -34,6 +34,8 @@ Deno.test("the first registered user becomes Admin; later ones get no role", asy
   assertEquals(user.isActive, true);
   assertEquals(user.hasPin, false);
 
+  // After the first user, registration is open only when the owner opens it (API §2).
+  await openRegistration(t);
   const second = await api(t.app, "POST", "/v1/auth/register", {
     body: { email: uniqueEmail(), password: PASSWORD, firstName: "Se", lastName: "Cond" },
   });

@@ -158,9 +158,14 @@ Deno.test("PATCH /users/:id (users.edit) changes names and employee number", asy
 });
 
 Deno.test("a role assigned or removed applies to the user's existing token at once", async () => {
-  const editor = await createUserWithPermissions(t, ["users.edit", "users.view"]);
-  const user = await registerAndLogin(t);
   const viewer = await roleBySlug(t, admin.token, "viewer");
+  // The editor holds the Viewer role's permissions, so it may grant it (API §3).
+  const editor = await createUserWithPermissions(t, [
+    "users.edit",
+    "users.view",
+    ...viewer.permissions,
+  ]);
+  const user = await registerAndLogin(t);
   // Warm the actor cache with the role-less state.
   assertEquals((await api(t.app, "GET", "/v1/modules", { token: user.token })).status, 403);
   const assigned = await api(t.app, "POST", `/v1/users/${user.id}/roles`, {

@@ -139,7 +139,9 @@ Deno.test("the owning record must exist; entity types without a registered owner
     400,
   );
   const json = await api(t.app, "POST", "/v1/files", { token: uploader.token, body: { a: 1 } });
-  assertEquals(json.status, 400);
+  // API §1.1 (issue 15): a body whose Content-Type the route does not take → 415 (was 400).
+  assertEquals(json.status, 415);
+  assertEquals(json.body.code, "unsupported_media_type");
   const viewerUpload = await uploadTo(PNG, { entityType: "member", entityId: memberId }, {
     token: viewer.token,
   });

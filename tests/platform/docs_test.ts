@@ -47,3 +47,35 @@ Deno.test("only the known asset files are served", async () => {
     await res.body?.cancel();
   }
 });
+
+Deno.test("/docs and its assets carry a strict CSP, X-Frame-Options DENY and nosniff", async () => {
+  for (const path of ["/docs", "/docs/assets/init.js", "/docs/assets/swagger-ui.css"]) {
+    const res = await t.app.request(path);
+    assertEquals(res.status, 200, path);
+    await res.body?.cancel();
+    const csp = res.headers.get("Content-Security-Policy") ?? "";
+    for (
+      const directive of [
+        "default-src 'none'",
+        "script-src 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "connect-src 'self' http://shop.test",
+      ]
+    ) {
+      assertStringIncludes(csp, directive, `${path}: ${csp}`);
+    }
+    assert(!/script-src[^;]*'unsafe-(inline|eval)'/.test(csp), `${path}: scripts stay strict`);
+    assertEquals(res.headers.get("X-Frame-Options"), "DENY", path);
+    assertEquals(res.headers.get("X-Content-Type-Options"), "nosniff", path);
+  }
+});
+
+Deno.test("the reference does not keep tokens in localStorage (persistAuthorization: false)", async () => {
+  const init = await (await t.app.request("/docs/assets/init.js")).text();
+  assertStringIncludes(init, "persistAuthorization: false");
+  assert(!init.includes("persistAuthorization: true"));
+  assert(!/localStorage/.test(init));
+  const html = await (await t.app.request("/docs")).text();
+  assert(!/<script>(?!<\/script>)/.test(html), "no inline script in the page");
+});

@@ -40,7 +40,8 @@ export function accountPaymentMethodRoutes(deps: AppDeps, accounts: ApiRouter): 
         path: "/:id/payment-methods",
         summary: "Add a payment method",
         description: "Never a full card number: any string in the body holding 13–19 digits " +
-          "(spaces/dashes allowed) that passes the Luhn check → 400. `isDefault: true` unsets " +
+          "(spaces, dashes or dots allowed, full-width and other-script digits read as digits) that " +
+          "passes the Luhn check → 400. `isDefault: true` unsets " +
           "the account's previous default.",
         access: "accounts.edit",
         params: idParams,

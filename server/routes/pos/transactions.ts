@@ -4,11 +4,11 @@
 import type { AppDeps } from "../../../app/deps.ts";
 import { idParams, listResponse } from "../../../app/schemas.ts";
 import {
+  addItemBody,
   addItemResponse,
   completeBody,
   createTransactionBody,
   discountBody,
-  itemInput,
   itemParams,
   paymentBody,
   paymentResponse,
@@ -34,6 +34,14 @@ import {
 import { refundTransaction, voidTransaction } from "../../../app/pos/void_and_refund.ts";
 import { renderReceiptText } from "../../../domain/pos/receipt_text.ts";
 import { ApiRouter } from "../../route.ts";
+
+/** The catalogue-price rule (API §8), as the line routes describe it. */
+const PRICE_BELOW_CATALOGUE = "A product line priced below the product's price is a " +
+  "discount: the difference counts toward `discountApprovalThresholdPercent` (per line, and " +
+  "with the other lines' and the order discount over the subtotal at catalogue prices); " +
+  "beyond it the request needs `override` when `managerOverride.discount` is on (403 " +
+  "`manager_override_required`, one body for every invalid code), and each such line is " +
+  "audited as `pos.price_override` with the cashier and the approver.";
 
 export function transactionRoutes(deps: AppDeps): ApiRouter {
   return new ApiRouter(deps, "/transactions", "Point of sale")
@@ -71,7 +79,7 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         "`repairTicketId` (a cancelled ticket → 409 `invalid_transition`); until the repairs " +
         "module registers its repair-ticket port (app/pos/repair_ticket_port.ts), every " +
         "`repair_payment` is refused with 400 `invalid_reference` (repair tickets are not " +
-        "available). Supports `Idempotency-Key`.",
+        "available). " + PRICE_BELOW_CATALOGUE + " Supports `Idempotency-Key`.",
       access: "pos.edit",
       idempotent: true,
       body: createTransactionBody,
@@ -85,29 +93,39 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       responses: { 200: { description: "The transaction", schema: transactionSchema } },
     }, async (c, { params }) => c.json(await getTransaction(deps.db, params.id)))
-    .route({
-      method: "post",
-      path: "/:id/items",
-      summary: "Add an item (pending only)",
-      description: "Totals are recomputed. Not pending → 409 `invalid_transition`.",
-      access: "pos.edit",
-      params: idParams,
-      body: itemInput,
-      responses: {
-        201: { description: "The item and the transaction", schema: addItemResponse },
+    .route(
+      {
+        method: "post",
+        path: "/:id/items",
+        summary: "Add an item (pending only)",
+        description: "Totals are recomputed. Not pending → 409 `invalid_transition`. " +
+          PRICE_BELOW_CATALOGUE,
+        access: "pos.edit",
+        params: idParams,
+        body: addItemBody,
+        responses: {
+          201: { description: "The item and the transaction", schema: addItemResponse },
+        },
       },
-    }, async (c, { params, body }) => c.json(await addItem(deps, params.id, body), 201))
+      async (c, { params, body, actor }) =>
+        c.json(await addItem(deps, actor, params.id, body), 201),
+    )
     .route(
       {
         method: "patch",
         path: "/:id/items/:itemId",
         summary: "Change an item (pending only)",
+        description: "Totals are recomputed. Not pending → 409 `invalid_transition`. " +
+          PRICE_BELOW_CATALOGUE + " Only an edit that prices the line further below its " +
+          "product's price (a lower `unitPrice`, a larger `quantity` of a reduced line) is " +
+          "asked for an override and audited.",
         access: "pos.edit",
         params: itemParams,
         body: updateItemBody,
         responses: { 200: { description: "The transaction", schema: transactionSchema } },
       },
-      async (c, { params, body }) => c.json(await changeItem(deps, params.id, params.itemId, body)),
+      async (c, { params, body, actor }) =>
+        c.json(await changeItem(deps, actor, params.id, params.itemId, body)),
     )
     .route({
       method: "delete",
@@ -128,7 +146,10 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         description: "`percent` (value a percentage) or `amount`; value 0 removes it. A discount " +
           "whose share of the subtotal exceeds `discountApprovalThresholdPercent` needs a " +
           "manager override when `managerOverride.discount` is on (403 " +
-          "`manager_override_required`); approvals are audited as `pos.discount_override`.",
+          "`manager_override_required`); so does one that passes the threshold together with " +
+          "the lines priced below their product's price (their reductions and the discount " +
+          "over the subtotal at catalogue prices). Approvals are audited as " +
+          "`pos.discount_override`.",
         access: "pos.edit",
         params: idParams,
         body: discountBody,
