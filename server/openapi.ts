@@ -249,7 +249,10 @@ Conventions (see each operation for specifics):
 - Any POST accepts \`Idempotency-Key\`: a retry with the same key and body within 24 h replays the first
   response; the same key with another body → 409 \`idempotency_key_reused\`. Not on public routes
   (login, pin-login, ...), and responses sent with \`Cache-Control: no-store\` (tokens, reset links) are
-  never stored: such a retry acts again.
+  never stored: such a retry acts again. A keyed request does its work and stores its response in one
+  database transaction, so after a 503 whose commit was lost the retry either replays the committed
+  response or does the work once; a retry arriving while the first is still running waits for it
+  (up to 10 s, then 409 \`idempotency_in_progress\`). A 5xx undoes the request's work.
 - Ids in paths that are not UUIDs → 404.
 - A write that loses a race with another (a deadlock or serialization failure in the database) is
   run again by the server itself, up to 3 times; only then → 409 \`concurrent_update\`.`;
