@@ -87,6 +87,19 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** Runs `fn` on an app of its own (for tests that need an empty store), closed afterwards. */
+export async function withFreshApp(
+  options: TestAppOptions,
+  fn: (t: TestApp) => Promise<void>,
+): Promise<void> {
+  const t = await createTestApp(options);
+  try {
+    await fn(t);
+  } finally {
+    await t.close();
+  }
+}
+
 /** Calls the app like a client would; JSON bodies are encoded and decoded. */
 // deno-lint-ignore no-explicit-any
 export async function api<T = any>(

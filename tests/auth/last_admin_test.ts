@@ -7,22 +7,17 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import {
   api,
-  createTestApp,
   createUserWithPermissions,
   type TestApp,
+  withFreshApp,
 } from "../_helpers/test_app.ts";
 import { testServerUrl } from "../_helpers/test_db.ts";
 import { ALL_PERMISSIONS, createAdmin, roleBySlug } from "./_auth_helpers.ts";
 
 const OFF = { env: { AUTH_RATE_LIMIT: "off" } };
 
-async function withApp(fn: (t: TestApp) => Promise<void>): Promise<void> {
-  const t = await createTestApp(OFF);
-  try {
-    await fn(t);
-  } finally {
-    await t.close();
-  }
+function withApp(fn: (t: TestApp) => Promise<void>): Promise<void> {
+  return withFreshApp(OFF, fn);
 }
 
 function assertLastAdmin(res: { status: number; body: { code?: string }; text: string }) {

@@ -6,9 +6,9 @@
 import { assertEquals } from "../_helpers/assert.ts";
 import {
   api,
-  createTestApp,
   createUserWithPermissions,
   type TestApp,
+  withFreshApp,
 } from "../_helpers/test_app.ts";
 import { SYSTEM_ACTOR } from "../../app/actor.ts";
 import { updateRuntimeConfig } from "../../app/platform/settings.ts";
@@ -16,13 +16,8 @@ import { PASSWORD, uniqueEmail } from "./_auth_helpers.ts";
 
 const OFF = { env: { AUTH_RATE_LIMIT: "off" } };
 
-async function withApp(fn: (t: TestApp) => Promise<void>): Promise<void> {
-  const t = await createTestApp(OFF);
-  try {
-    await fn(t);
-  } finally {
-    await t.close();
-  }
+function withApp(fn: (t: TestApp) => Promise<void>): Promise<void> {
+  return withFreshApp(OFF, fn);
 }
 
 function register(t: TestApp, email = uniqueEmail("reg")) {
