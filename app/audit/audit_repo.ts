@@ -5,6 +5,7 @@ import { jsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { AuditDetails } from "./audit_tables.ts";
+import { isoString } from "../db/rows.ts";
 
 export interface AuditRecord {
   id: string;
@@ -71,7 +72,7 @@ export function listAuditLog(db: Db, params: ListParams & AuditFilters) {
     tieBreaker: "id",
     map: (row): AuditRecord => ({
       id: row.id,
-      at: row.at.toISOString(),
+      at: isoString(row.at),
       actorId: row.actor_id,
       actorEmail: row.actor_email,
       action: row.action,

@@ -10,6 +10,7 @@ import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { Role, RoleSummary } from "./auth_schemas.ts";
+import { isoString } from "../db/rows.ts";
 
 interface RoleRow {
   id: string;
@@ -30,8 +31,8 @@ function toRole(row: RoleRow): Role {
     description: row.description,
     isSystem: row.is_system,
     permissions: [...(row.permissions ?? [])].sort(),
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    createdAt: isoString(row.created_at),
+    updatedAt: isoString(row.updated_at),
   };
 }
 

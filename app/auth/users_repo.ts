@@ -9,7 +9,7 @@
 import { sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { hasRow, touchedAny } from "../db/rows.ts";
+import { hasRow, isoString, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { RoleSummary, User } from "./auth_schemas.ts";
 
@@ -35,7 +35,7 @@ function toUser(row: UserRow): User {
     isActive: row.is_active,
     hasPin: row.has_pin,
     roles: row.roles ?? [],
-    createdAt: row.created_at.toISOString(),
+    createdAt: isoString(row.created_at),
   };
 }
 

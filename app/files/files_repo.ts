@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { type Page, paginate } from "../db/pagination.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
+import { isoString } from "../db/rows.ts";
 
 export interface FileRecord {
   id: string;
@@ -44,7 +45,7 @@ function toFile(row: {
     contentType: row.content_type,
     size: Number(row.size),
     path: row.path,
-    createdAt: row.created_at.toISOString(),
+    createdAt: isoString(row.created_at),
   };
 }
 

@@ -2,7 +2,7 @@
 import type { Selectable } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { hasRow } from "../db/rows.ts";
+import { hasRow, isoString } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { BlockedDate } from "./lesson_schemas.ts";
 import type { InstructorBlockedDateTable } from "./lessons_tables.ts";
@@ -13,7 +13,7 @@ function toBlockedDate(row: Selectable<InstructorBlockedDateTable>): BlockedDate
     instructorId: row.instructor_id,
     date: row.date,
     reason: row.reason,
-    createdAt: row.created_at.toISOString(),
+    createdAt: isoString(row.created_at),
   };
 }
 

@@ -9,7 +9,7 @@ import type { BillingInterval } from "../../domain/enrollments/terms.ts";
 import type { GenerationEnrollment } from "../../domain/lessons/session_generation.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { deleteById } from "../db/rows.ts";
+import { deleteById, isoString } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { Enrollment } from "./lesson_schemas.ts";
 
@@ -48,8 +48,8 @@ function toEnrollment(row: EnrollmentRow): Enrollment {
     billingInterval: row.billing_interval as BillingInterval,
     billingUnit: row.billing_unit,
     rate: row.rate,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    createdAt: isoString(row.created_at),
+    updatedAt: isoString(row.updated_at),
   };
 }
 

@@ -2,7 +2,7 @@
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { deleteById, hasRow, touchedAny } from "../db/rows.ts";
+import { deleteById, hasRow, isoString, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { GradeLevel, GradingScale } from "./lesson_schemas.ts";
 import type { GradingScaleLevelTable, GradingScaleTable } from "./lessons_tables.ts";
@@ -39,8 +39,8 @@ function toScale(row: Selectable<GradingScaleTable>, levels: GradeLevel[]): Grad
     description: row.description,
     isDefault: row.is_default,
     levels,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    createdAt: isoString(row.created_at),
+    updatedAt: isoString(row.updated_at),
   };
 }
 

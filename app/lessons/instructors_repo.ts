@@ -2,7 +2,7 @@
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { deleteById } from "../db/rows.ts";
+import { deleteById, isoString } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { Instructor } from "./lesson_schemas.ts";
 import type { InstructorTable } from "./lessons_tables.ts";
@@ -15,8 +15,8 @@ function toInstructor(row: Selectable<InstructorTable>): Instructor {
     lastName: row.last_name,
     email: row.email,
     isActive: row.is_active,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    createdAt: isoString(row.created_at),
+    updatedAt: isoString(row.updated_at),
   };
 }
 

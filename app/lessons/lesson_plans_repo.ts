@@ -3,7 +3,7 @@ import type { Selectable, Transaction } from "kysely";
 import type { ItemStatus, PlanStatus } from "../../domain/lessons/plan_progress.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { deleteById } from "../db/rows.ts";
+import { deleteById, isoString } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { PlanItem } from "./lesson_schemas.ts";
 import type { LessonPlanItemTable, LessonPlanTable } from "./lessons_tables.ts";
@@ -31,8 +31,8 @@ function toPlan(row: Selectable<LessonPlanTable>): PlanRecord {
     enrollmentId: row.enrollment_id,
     title: row.title,
     status: row.status as PlanStatus,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    createdAt: isoString(row.created_at),
+    updatedAt: isoString(row.updated_at),
   };
 }
 
@@ -48,7 +48,7 @@ function toPlanItem(row: Selectable<LessonPlanItemTable>): PlanItem {
     notes: row.notes,
     startedDate: row.started_date,
     masteredDate: row.mastered_date,
-    updatedAt: row.updated_at.toISOString(),
+    updatedAt: isoString(row.updated_at),
   };
 }
 

@@ -2,7 +2,7 @@
 import { type Selectable, sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { deleteById } from "../db/rows.ts";
+import { deleteById, isoString } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { LessonType, RatePresets } from "./lesson_schemas.ts";
 import type { LessonTypeTable } from "./lessons_tables.ts";
@@ -33,8 +33,8 @@ function toLessonType(row: Selectable<LessonTypeTable>): LessonType {
     description: row.description,
     durationMinutes: row.duration_minutes,
     ratePresets: ratePresetsOf(row),
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    createdAt: isoString(row.created_at),
+    updatedAt: isoString(row.updated_at),
   };
 }
 

@@ -8,6 +8,7 @@ import { paginate } from "../db/pagination.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { Session } from "./lesson_schemas.ts";
 import type { LessonSessionTable } from "./lessons_tables.ts";
+import { isoString, isoStringOrNull } from "../db/rows.ts";
 
 function toSession(row: Selectable<LessonSessionTable>): Session {
   return {
@@ -22,10 +23,10 @@ function toSession(row: Selectable<LessonSessionTable>): Session {
     endTime: timeOfMinutes(row.end_minute),
     status: row.status as SessionStatus,
     notes: row.notes,
-    notesCompletedAt: row.notes_completed_at ? row.notes_completed_at.toISOString() : null,
+    notesCompletedAt: isoStringOrNull(row.notes_completed_at),
     makeupForSessionId: row.makeup_for_session_id,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    createdAt: isoString(row.created_at),
+    updatedAt: isoString(row.updated_at),
   };
 }
 

@@ -5,7 +5,7 @@ import { SEAT_HOLDING_STATUSES } from "../../domain/enrollments/status_machine.t
 import type { SlotTimes } from "../../domain/lessons/slot_overlap.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { deleteById, touchedAny } from "../db/rows.ts";
+import { deleteById, isoString, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { RatePresets, Slot } from "./lesson_schemas.ts";
 import { rateColumns, ratePresetsOf } from "./lesson_types_repo.ts";
@@ -59,8 +59,8 @@ function toSlot(row: SlotRow): Slot {
     locationId: row.location_id,
     room: row.room,
     isActive: row.is_active,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    createdAt: isoString(row.created_at),
+    updatedAt: isoString(row.updated_at),
   };
 }
 

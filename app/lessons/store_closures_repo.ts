@@ -5,6 +5,7 @@ import { paginate } from "../db/pagination.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { StoreClosure } from "./lesson_schemas.ts";
 import type { StoreClosureTable } from "./lessons_tables.ts";
+import { isoString } from "../db/rows.ts";
 
 function toClosure(row: Selectable<StoreClosureTable>): StoreClosure {
   return {
@@ -12,7 +13,7 @@ function toClosure(row: Selectable<StoreClosureTable>): StoreClosure {
     startDate: row.start_date,
     endDate: row.end_date,
     reason: row.reason,
-    createdAt: row.created_at.toISOString(),
+    createdAt: isoString(row.created_at),
   };
 }
 

@@ -4,7 +4,7 @@ import type { AddressJson } from "../db/column_types.ts";
 import type { Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
-import { touchedAny } from "../db/rows.ts";
+import { isoString, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 
 export interface LocationRecord {
@@ -49,8 +49,8 @@ function toLocation(row: {
     address: row.address,
     phone: row.phone,
     isActive: row.is_active,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    createdAt: isoString(row.created_at),
+    updatedAt: isoString(row.updated_at),
   };
 }
 

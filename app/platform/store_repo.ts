@@ -2,6 +2,7 @@
 import type { AddressJson } from "../db/column_types.ts";
 import type { Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
+import { isoString } from "../db/rows.ts";
 
 export interface StoreRecord {
   name: string;
@@ -23,7 +24,7 @@ export async function findStore(db: Db): Promise<StoreRecord> {
     phone: row.phone,
     email: row.email,
     logoFileId: row.logo_file_id,
-    updatedAt: row.updated_at.toISOString(),
+    updatedAt: isoString(row.updated_at),
   };
 }
 
