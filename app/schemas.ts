@@ -3,6 +3,7 @@
  * the same schemas validate HTTP input, CLI input and feed the OpenAPI document.
  */
 import { z } from "zod";
+import "./validation_messages.ts"; // plain-language messages for every schema (zod's global map)
 
 export const uuid = z.uuid({ version: undefined }).describe("UUID");
 export const idParams = z.object({ id: uuid });

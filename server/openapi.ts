@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { MAX_YEAR, MIN_YEAR } from "../app/schemas.ts";
 import type { RegisteredRoute } from "./route.ts";
+import { exampleForBody } from "./openapi_examples.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -29,21 +30,74 @@ const problemSchema: JsonSchema = {
   },
 };
 
-const PROBLEM_CONTENT = {
-  "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
+/** What each error status means in general; each operation lists the `code` values it can answer. */
+const ERROR_MEANINGS: Record<number, string> = {
+  400: "Bad input",
+  401: "Missing, invalid, expired or revoked token, or a disabled user",
+  403:
+    "Not allowed: a permission missing, the module disabled, or a PIN token where a full login is needed",
+  404: "No such record (or not visible to the caller)",
+  409:
+    "Conflict with the current state; a write that lost a race three times answers `concurrent_update`",
+  413: "The body is larger than the route takes",
+  415: "A Content-Type the route does not take",
+  423: "Locked",
+  429: "Rate limited; see `Retry-After`",
+  500: "Unexpected error",
+  503:
+    "Database unreachable, answered within 5 s whatever the request was doing (connecting, waiting for a connection, mid-query, mid-commit: a commit whose outcome is unknown answers 503 too), or no database connection free within 5 s; see `Retry-After`",
 };
 
-const STANDARD_ERRORS: Record<string, string> = {
-  "400": "Bad input (`bad_request`, `validation_failed`, `invalid_reference`)",
-  "401": "Missing, invalid, expired or revoked token (`unauthenticated`, `user_disabled`)",
-  "403":
-    "Permission missing (`forbidden`), module disabled (`module_disabled`) or PIN token (`full_login_required`)",
-  "404": "No such record (`not_found`)",
-  "429": "Rate limited (`rate_limited`); see `Retry-After`",
-  "500": "Unexpected error (`internal`)",
-  "503":
-    "Database unreachable, answered within 5 s whatever the request was doing (connecting, waiting for a connection, mid-query, mid-commit: a commit whose outcome is unknown answers 503 too), or no database connection free within 5 s (`unavailable`); see `Retry-After`",
-};
+/**
+ * Error responses are shared components: the operations answering one status with the same
+ * codes refer to one entry (`Error409InUse`), which keeps the document a third of the size.
+ */
+class SharedResponses {
+  readonly #byContent = new Map<string, string>();
+  readonly #responses: Record<string, JsonSchema> = {};
+
+  nameOf(response: JsonSchema): string {
+    const key = JSON.stringify(response);
+    const known = this.#byContent.get(key);
+    if (known) return known;
+    const codes = (response["codes"] ?? []) as string[];
+    const words = codes.map((code) =>
+      code.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("")
+    );
+    const base = `Error${response["status"]}${words.join("Or").slice(0, 60)}`;
+    let name = base;
+    for (let n = 2; this.#responses[name]; n++) name = `${base}${n}`;
+    const { status: _status, codes: _codes, ...published } = response;
+    this.#responses[name] = published;
+    this.#byContent.set(key, name);
+    return name;
+  }
+
+  all(): Record<string, JsonSchema> {
+    return Object.fromEntries(
+      Object.entries(this.#responses).sort(([a], [b]) => a.localeCompare(b)),
+    );
+  }
+}
+
+function errorResponse(status: number, codes: readonly string[], description?: string): JsonSchema {
+  const meaning = description ?? ERROR_MEANINGS[status] ?? "Error";
+  return {
+    status,
+    codes,
+    description: `${meaning}. \`code\`: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
+    content: {
+      "application/problem+json": {
+        schema: {
+          allOf: [
+            { $ref: "#/components/schemas/Problem" },
+            { type: "object", properties: { code: { type: "string", enum: [...codes] } } },
+          ],
+        },
+      },
+    },
+  };
+}
 
 function toSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const json = z.toJSONSchema(schema, {
@@ -114,9 +168,9 @@ function orderTags(tags: Iterable<string>): string[] {
 export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInfo): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   const usedIds = new Set<string>();
-  const usedProblems = new Set<string>();
+  const sharedResponses = new SharedResponses();
   const tags = new Set<string>();
-  for (const { spec, fullPath, tag } of routes) {
+  for (const { spec, fullPath, tag, errors } of routes) {
     tags.add(tag);
     const path = openApiPath(fullPath);
     const parameters: JsonSchema[] = pathParameterNames(fullPath).map((name) => ({
@@ -137,11 +191,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
     }
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(spec.responses)) {
-      if (Number(status) >= 400 && !response.schema && !response.contentType) {
-        // A route's own error response (e.g. 409, 429) is a problem+json like every error.
-        responses[status] = { description: response.description, content: PROBLEM_CONTENT };
-        continue;
-      }
+      if (Number(status) >= 400 && !response.schema && !response.contentType) continue;
       responses[status] = response.schema
         ? {
           description: response.description,
@@ -155,14 +205,10 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
         ? { description: response.description, content: { [response.contentType]: { schema: {} } } }
         : { description: response.description };
     }
-    const errorStatuses = ["500", "503"];
-    if (spec.params || spec.query || spec.body || spec.multipart) errorStatuses.push("400");
-    if (spec.access !== "public") errorStatuses.push("401", "403");
-    if (spec.params) errorStatuses.push("404");
-    for (const status of errorStatuses) {
-      if (responses[status]) continue;
-      responses[status] = { $ref: `#/components/responses/Problem${status}` };
-      usedProblems.add(status);
+    for (const [status, codes] of errors) {
+      if (responses[status]) continue; // a route's own error body (the health check's 503)
+      const response = errorResponse(status, codes, spec.responses[status]?.description);
+      responses[status] = { $ref: `#/components/responses/${sharedResponses.nameOf(response)}` };
     }
     const access = spec.access === "public"
       ? "No token needed."
@@ -184,9 +230,15 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
       responses,
     };
     if (spec.body) {
+      const bodySchema = toSchema(spec.body, "input");
       operation["requestBody"] = {
         required: !spec.body.safeParse(undefined).success,
-        content: { "application/json": { schema: toSchema(spec.body, "input") } },
+        content: {
+          "application/json": {
+            schema: bodySchema,
+            example: spec.example ?? exampleForBody(bodySchema, path),
+          },
+        },
       };
     } else if (spec.multipart) {
       operation["requestBody"] = {
@@ -196,14 +248,6 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
     }
     (paths[path] ??= {})[spec.method] = operation;
   }
-  const problemResponses = Object.fromEntries(
-    Object.entries(STANDARD_ERRORS)
-      .filter(([status]) => usedProblems.has(status))
-      .map(([status, description]) => [
-        `Problem${status}`,
-        { description, content: PROBLEM_CONTENT },
-      ]),
-  );
   return {
     openapi: "3.1.0",
     info: {
@@ -219,7 +263,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
       schemas: { Problem: problemSchema },
-      responses: problemResponses,
+      responses: sharedResponses.all(),
     },
   };
 }
@@ -233,7 +277,11 @@ function paramSchema(params: z.ZodType | undefined, name: string): JsonSchema {
 const DESCRIPTION = `Back office of a shop that sells, repairs and teaches.
 
 Conventions (see each operation for specifics):
-- Errors are RFC 9457 \`application/problem+json\` with a stable \`code\` and the \`requestId\`.
+- Errors are RFC 9457 \`application/problem+json\` with a stable \`code\` and the \`requestId\`. Each
+  operation lists every status it can answer and, for each, the \`code\` values (an enum on \`code\`):
+  the ones every route of its kind can answer (401 without a token, 404 for an unknown id, 409
+  \`concurrent_update\` on writes, ...) and its own (409 \`slot_full\`, 400 \`invalid_reference\`, ...).
+  Request bodies come with an example a shop would send; ids in examples name no real record.
 - Every response carries \`X-Request-Id\` (the client's own when it is 1–128 characters of \`A-Za-z0-9._-\`).
 - Lists take \`page\` (from 1), \`limit\` (1..100, default 25, larger values clamped), \`q\`, \`sort\`, \`order\`
   and answer \`{ data, pagination: { page, limit, total, totalPages } }\`. Unknown query parameters → 400.

@@ -16,24 +16,26 @@ import { z } from "zod";
 import type { Permission } from "../domain/auth/permissions.ts";
 import {
   BadInputError,
+  DomainError,
   ForbiddenError,
   NotFoundError,
   UnauthenticatedError,
   ValidationError,
 } from "../domain/errors.ts";
 import { moduleForPath } from "../domain/platform/modules.ts";
+import { translateDatabaseError } from "../app/db/db_errors.ts";
 import type { AppDeps } from "../app/deps.ts";
 import type { Actor } from "../app/actor.ts";
 import { actorForDevUser, actorFromToken } from "../app/auth/actor.ts";
 import type { AppEnv } from "./context.ts";
-import { fieldIssues } from "./errors.ts";
+import { fieldIssues, STATUS_BY_KIND } from "./errors.ts";
 import {
-  type BodyKind,
-  hasBody,
-  JSON_BODY_LIMIT_BYTES,
-  readBody,
-  requireContentType,
-} from "./middleware/body.ts";
+  type ErrorDeclarations,
+  isDeclared,
+  type RouteErrors,
+  routeErrors,
+} from "./route_errors.ts";
+import { hasBody, JSON_BODY_LIMIT_BYTES, readBody, requireContentType } from "./middleware/body.ts";
 import {
   idempotencyKeyOf,
   type ReplayCodec,
@@ -44,6 +46,7 @@ import { boundaryOf, type MultipartPart, parseMultipart } from "./middleware/mul
 import { rejectNulBytes } from "./input_guards.ts";
 
 export type Access = Permission | "public" | "authenticated";
+export type { ErrorDeclarations, ErrorStatus } from "./route_errors.ts";
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 
 export interface ResponseSpec {
@@ -71,6 +74,11 @@ export interface RouteSpec<
   query?: Q;
   body?: B;
   /**
+   * The request-body example of the OpenAPI document when the one derived from the schema
+   * (server/openapi_examples.ts) would not pass the route's own rules.
+   */
+  example?: B extends z.ZodType ? z.input<B> : undefined;
+  /**
    * Documented request body for multipart uploads: the route then takes multipart/form-data
    * only (anything else → 415) and its handler gets the parsed parts as `form`.
    */
@@ -85,6 +93,12 @@ export interface RouteSpec<
   /** A response holding a secret derivable again: stored for replay without it. */
   replay?: ReplayCodec;
   responses: Record<number, ResponseSpec>;
+  /**
+   * Every error code the handler can answer that the pipeline does not add itself, e.g.
+   * `{ 409: ["duplicate", "in_use"], 400: ["invalid_reference"] }`. The OpenAPI document lists
+   * them, and tests refuse an undeclared one (an answer with an undeclared code is a 500 there).
+   */
+  errors?: ErrorDeclarations;
 }
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -110,6 +124,8 @@ export interface RegisteredRoute {
   /** Full path below the server root in Hono syntax (`/v1/products/:id`). */
   fullPath: string;
   tag: string;
+  /** Every error the route can answer, by status (server/route_errors.ts). */
+  errors: RouteErrors;
 }
 
 export class ApiRouter {
@@ -136,18 +152,36 @@ export class ApiRouter {
       assertStrictBody(spec.body, `${spec.method.toUpperCase()} ${this.basePath}${spec.path}`);
     }
     const relativePath = joinPath(this.basePath, spec.path);
-    this.routes.push({ spec: spec as AnyRouteSpec, fullPath: `/v1${relativePath}`, tag: this.tag });
+    const fullPath = `/v1${relativePath}`;
+    const errors = routeErrors(spec as AnyRouteSpec, fullPath);
+    this.routes.push({ spec: spec as AnyRouteSpec, fullPath, tag: this.tag, errors });
     const deps = this.deps;
+    const checkContract = deps.config.env === "test";
+    const where = `${spec.method.toUpperCase()} ${fullPath}`;
+    // In tests an undeclared error becomes a 500 naming it (see `undeclaredAnswer`).
+    const checked = (error: unknown) =>
+      checkContract ? undeclaredAnswer(error, errors, where) ?? error : error;
     this.hono.on(spec.method.toUpperCase(), spec.path, async (c) => {
+      try {
+        return await pipeline(c);
+      } catch (error) {
+        throw checked(error);
+      }
+    });
+    const pipeline = async (c: Context<AppEnv>): Promise<Response> => {
       const actor = await guard(deps, c, spec, relativePathOf(c.req.path));
       const params = spec.params ? parsePathParams(spec.params, c.req.param()) : undefined;
       const query = spec.query ? parseOrThrow(spec.query, queryObject(c)) : undefined;
       const key = spec.access === "public" ? undefined : idempotencyKeyOf(c);
       const bytes = await readRequestBody(c, spec, key !== undefined);
       const run = async () => {
-        const body = spec.body ? parseOrThrow(spec.body, parseJson(bytes)) : undefined;
-        const form = spec.multipart ? parseForm(c, bytes) : undefined;
-        return await handler(c, { params, query, body, form, actor } as RouteInput<A, P, Q, B>);
+        try {
+          const body = spec.body ? parseOrThrow(spec.body, parseJson(bytes)) : undefined;
+          const form = spec.multipart ? parseForm(c, bytes) : undefined;
+          return await handler(c, { params, query, body, form, actor } as RouteInput<A, P, Q, B>);
+        } catch (error) {
+          throw checked(error); // a keyed request answers errors inside runIdempotent
+        }
       };
       if (key === undefined) return run();
       return runIdempotent(deps, c, {
@@ -156,9 +190,25 @@ export class ApiRouter {
         hash: requestHash(c.req.method, c.req.path, bytes),
         codec: spec.replay,
       }, run);
-    });
+    };
     return this;
   }
+}
+
+/**
+ * In tests (APP_ENV=test) an error the route does not declare becomes a 500 naming it, so every
+ * test that meets one fails: the OpenAPI document cannot fall behind what the code answers.
+ */
+function undeclaredAnswer(error: unknown, errors: RouteErrors, where: string): Error | undefined {
+  const domainError = error instanceof DomainError ? error : translateDatabaseError(error);
+  if (!domainError) return undefined;
+  const status = STATUS_BY_KIND[domainError.kind];
+  if (isDeclared(errors, status, domainError.code)) return undefined;
+  const message = `${where} answered ${status} ${domainError.code}, which its route does not ` +
+    `declare (add it to the route's \`errors\`): ${domainError.message}`;
+  // Printed as well as logged: a test's own logger is in memory, and this is what to fix.
+  console.error(`UNDECLARED ${message}`);
+  return new Error(message);
 }
 
 function joinPath(base: string, path: string): string {
@@ -242,16 +292,16 @@ function queryObject(c: Context): Record<string, string | string[]> {
 /**
  * The body's bytes, after the Content-Type gate (415 before reading) and within the route's
  * limit (413 while reading); undefined when there is none, or when nothing needs it (a route
- * without a body, unless an Idempotency-Key's hash covers it).
+ * without a body, unless an Idempotency-Key's hash covers it). A GET's body has no meaning
+ * and is ignored.
  */
 async function readRequestBody(
   c: Context,
   spec: AnyRouteSpec,
   forIdempotency: boolean,
 ): Promise<Uint8Array | undefined> {
-  if (!hasBody(c.req.raw)) return undefined;
-  const kind: BodyKind = spec.multipart ? "multipart" : "json";
-  requireContentType(c.req.raw, kind);
+  if (spec.method === "get" || !hasBody(c.req.raw)) return undefined;
+  requireContentType(c.req.raw, spec.multipart ? "multipart" : "json");
   if (!spec.body && !spec.multipart && !forIdempotency) return undefined;
   const limit = spec.maxBodyBytes ? await spec.maxBodyBytes() : JSON_BODY_LIMIT_BYTES;
   return await readBody(c.req.raw, limit);

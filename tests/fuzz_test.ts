@@ -3,7 +3,8 @@
  * The fuzz run of issue 15 ("Done means"): every operation of /v1/openapi.json, called by a
  * user holding every permission, gets malformed bodies, NUL bytes in every string, huge and
  * negative numbers, far dates, oversized arrays, wrong types and odd path and query values;
- * no answer may be a 5xx, and a NUL is never accepted (a 400 names the field).
+ * no answer may be a 5xx, every error answer must be one the document declares for that
+ * operation with that code, and a NUL is never accepted (a 400 names the field).
  *
  * Deterministic (a fixed seed, operations in a fixed order) and bounded: at most
  * MAX_CASES_PER_OPERATION requests per operation, a time budget for the whole run, a time limit
@@ -262,10 +263,28 @@ async function send(t: TestApp, token: string, o: Operation, c: Case) {
   }
 }
 
+/** The codes the document declares for a status of an operation (issue 16). */
+function declaredCodes(doc: any, op: any, status: number): string[] {
+  let response = op.responses?.[String(status)];
+  const ref: string | undefined = response?.$ref;
+  if (ref) response = doc.components.responses[ref.replace("#/components/responses/", "")];
+  const schema = response?.content?.["application/problem+json"]?.schema;
+  return schema?.allOf?.[1]?.properties?.code?.enum ?? [];
+}
+
 /** What is wrong with an answer, or undefined. */
-function judge(c: Case, status: number | "timeout", json: any): string | undefined {
+function judge(
+  doc: any,
+  o: Operation,
+  c: Case,
+  status: number | "timeout",
+  json: any,
+): string | undefined {
   if (status === "timeout") return `no answer within ${REQUEST_TIMEOUT_MS} ms`;
   if (status >= 500) return `answered ${status}`;
+  if (status >= 400 && !declaredCodes(doc, o.op, status).includes(json?.code)) {
+    return `answered ${status} ${json?.code}, which the document does not declare`;
+  }
   if (c.nulAt === undefined) return undefined;
   if (status < 400) return `accepted a NUL in ${c.nulAt} (${status})`;
   if (status === 400 && Array.isArray(json?.errors)) {
@@ -314,7 +333,7 @@ Deno.test({
           const detail = json?.code === "validation_failed" ? JSON.stringify(json.errors) : text;
           console.log(`${operation} [${c.what}] ${status} ${detail.slice(0, 200)}`);
         }
-        const problem = judge(c, status, json);
+        const problem = judge(doc, o, c, status, json);
         if (problem) {
           failures.push({
             operation,

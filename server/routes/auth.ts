@@ -89,6 +89,11 @@ export function authRoutes(deps: AppDeps): ApiRouter {
       access: "public",
       body: registerBody,
       responses: { 201: { description: "The new user", schema: userEnvelope } },
+      errors: {
+        403: ["registration_closed"],
+        409: ["duplicate", "employee_numbers_exhausted"],
+        429: ["rate_limited"],
+      },
     }, async (c, { body }) => c.json({ user: await registerUser(deps, body) }, 201))
     .route(
       {
@@ -101,6 +106,7 @@ export function authRoutes(deps: AppDeps): ApiRouter {
         access: "public",
         body: loginBody,
         responses: { 200: { description: "An access token", schema: loginResponse } },
+        errors: { 401: ["invalid_credentials", "user_disabled"], 429: ["rate_limited"] },
       },
       async (c, { body }) =>
         c.json(
@@ -134,6 +140,7 @@ export function authRoutes(deps: AppDeps): ApiRouter {
       fullLogin: true,
       body: changePasswordBody,
       responses: { 204: { description: "Changed" } },
+      errors: { 400: ["invalid_current_password"] },
     }, async (c, { body, actor }) => {
       await changePassword(deps, actor, body);
       return c.body(null, 204);
@@ -149,6 +156,7 @@ export function authRoutes(deps: AppDeps): ApiRouter {
       access: "public",
       body: forgotPasswordBody,
       responses: { 202: { description: "Accepted", schema: z.object({}) } },
+      errors: { 429: ["rate_limited"] },
     }, async (c, { body }) => {
       await requestPasswordReset(deps, body.email);
       return c.json({}, 202);
@@ -162,6 +170,7 @@ export function authRoutes(deps: AppDeps): ApiRouter {
       access: "public",
       body: resetPasswordBody,
       responses: { 204: { description: "Password changed" } },
+      errors: { 400: ["invalid_token"], 429: ["rate_limited"] },
     }, async (c, { body }) => {
       await resetPassword(deps, body);
       return c.body(null, 204);
@@ -222,6 +231,7 @@ export function authRoutes(deps: AppDeps): ApiRouter {
         access: "public",
         body: pinLoginBody,
         responses: { 200: { description: "A POS token", schema: pinLoginResponse } },
+        errors: { 401: ["invalid_credentials", "user_disabled"], 429: ["rate_limited"] },
       },
       async (c, { body }) =>
         c.json(

@@ -21,13 +21,45 @@ function packageFile(name: string): URL {
   return new URL(import.meta.resolve(`swagger-ui-dist/${name}`));
 }
 
+/**
+ * Swagger UI's own filter box matches tags only; this plugin makes it match each operation's
+ * path, method, summary, description and operationId, so "refund" or "/drawers" finds the
+ * operations among the 190 (tags with no match are hidden).
+ */
+const OPERATION_FILTER_PLUGIN = `function OperationFilterPlugin(system) {
+  return {
+    fn: {
+      opsFilter: function (taggedOps, phrase) {
+        var words = String(phrase || "").toLowerCase().split(/\\s+/).filter(Boolean);
+        if (words.length === 0) return taggedOps;
+        var result = {};
+        var all = taggedOps.toJS();
+        Object.keys(all).forEach(function (tag) {
+          var entry = all[tag];
+          var operations = entry.operations.filter(function (op) {
+            var o = op.operation || {};
+            var text = [tag, op.method, op.path, o.summary, o.description, o.operationId]
+              .join(" ").toLowerCase();
+            return words.every(function (word) { return text.indexOf(word) !== -1; });
+          });
+          if (operations.length > 0) result[tag] = Object.assign({}, entry, { operations: operations });
+        });
+        return system.Im.fromJS(result);
+      },
+    },
+  };
+}`;
+
 function initScript(specUrl: string): string {
-  return `window.addEventListener("load", function () {
+  return `${OPERATION_FILTER_PLUGIN}
+window.addEventListener("load", function () {
   window.ui = SwaggerUIBundle({
     url: ${JSON.stringify(specUrl)},
     dom_id: "#swagger-ui",
     deepLinking: true,
     persistAuthorization: false,
+    filter: true,
+    plugins: [OperationFilterPlugin],
   });
 });
 `;

@@ -110,6 +110,11 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
         401: { description: "Neither a signature nor a token" },
         403: { description: "Bad or expired signature, or a token without files.view" },
       },
+      errors: {
+        401: ["unauthenticated", "user_disabled"],
+        403: ["forbidden", "invalid_signature"],
+        404: ["not_found"],
+      },
     }, async (c, { query }) => {
       const signed = query.expires !== undefined || query.signature !== undefined;
       let actor: Actor | undefined;
@@ -186,6 +191,7 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
           description: "Not multipart, or content not on the whitelist (`unsupported_media_type`)",
         },
       },
+      errors: { 400: ["invalid_reference"], 409: ["file_limit_reached"] },
     }, async (c, { actor, form }) => {
       const { fields, file } = formFields(form!);
       const parsed = uploadFields.safeParse(fields);

@@ -136,6 +136,7 @@ export function locationRoutes(deps: AppDeps): ApiRouter {
       access: "settings.edit",
       params: idParams,
       responses: { 204: { description: "Deleted" } },
+      errors: { 409: ["in_use"] },
     }, async (c, { params, actor }) => {
       await deleteLocation(deps, actor, params.id);
       return c.body(null, 204);
@@ -191,6 +192,7 @@ export function moduleRoutes(deps: AppDeps): ApiRouter {
         params: z.object({ slug: z.string().regex(/^[a-z]+$/) }),
         body: updateModuleBody,
         responses: { 200: { description: "The module", schema: moduleSchema } },
+        errors: { 409: ["core_module", "not_licensed"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await setModuleEnabled(deps, actor, params.slug, body.enabled)),

@@ -50,6 +50,7 @@ export function roleRoutes(deps: AppDeps): ApiRouter {
       fullLogin: true,
       body: createRoleBody,
       responses: { 201: { description: "The new role", schema: roleSchema } },
+      errors: { 409: ["duplicate"] },
     }, async (c, { body, actor }) => c.json(await createRole(deps, actor, body), 201))
     .route(
       {
@@ -67,6 +68,7 @@ export function roleRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: updateRoleBody,
         responses: { 200: { description: "The updated role", schema: roleSchema } },
+        errors: { 409: ["duplicate", "last_admin"] },
       },
       async (c, { params, body, actor }) => c.json(await updateRole(deps, actor, params.id, body)),
     )
@@ -81,6 +83,7 @@ export function roleRoutes(deps: AppDeps): ApiRouter {
       fullLogin: true,
       params: idParams,
       responses: { 204: { description: "Deleted" } },
+      errors: { 409: ["system_role", "last_admin"] },
     }, async (c, { params, actor }) => {
       await deleteRole(deps, actor, params.id);
       return c.body(null, 204);

@@ -52,6 +52,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
             schema: z.object({ user: userSchema, resetLink: resetLinkSchema.optional() }),
           },
         },
+        errors: { 400: ["invalid_reference"], 409: ["duplicate", "employee_numbers_exhausted"] },
       },
       async (c, { body, actor }) =>
         c.json(await createStaffUser(deps, actor, body), 201, NO_STORE_HEADERS),
@@ -75,6 +76,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: updateUserBody,
         responses: { 200: { description: "The updated user", schema: userSchema } },
+        errors: { 409: ["duplicate"] },
       },
       async (c, { params, body, actor }) => c.json(await updateUser(deps, actor, params.id, body)),
     )
@@ -93,6 +95,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: userStatusBody,
         responses: { 200: { description: "The user", schema: userSchema } },
+        errors: { 409: ["last_admin"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await setUserStatus(deps, actor, params.id, body.isActive)),
@@ -120,6 +123,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: assignRoleBody,
         responses: { 201: { description: "The assigned role", schema: roleSummarySchema } },
+        errors: { 400: ["invalid_reference"], 409: ["duplicate"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await assignRole(deps, actor, params.id, body.roleId), 201),
@@ -136,6 +140,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
       fullLogin: true,
       params: userRoleParams,
       responses: { 204: { description: "Removed" } },
+      errors: { 409: ["last_admin"] },
     }, async (c, { params, actor }) => {
       await removeRole(deps, actor, params.id, params.roleId);
       return c.body(null, 204);

@@ -79,3 +79,37 @@ Deno.test("the reference does not keep tokens in localStorage (persistAuthorizat
   const html = await (await t.app.request("/docs")).text();
   assert(!/<script>(?!<\/script>)/.test(html), "no inline script in the page");
 });
+
+Deno.test("the /docs filter box matches operations by path, method, summary and description", async () => {
+  const init = await (await t.app.request("/docs/assets/init.js")).text();
+  assertStringIncludes(init, "filter: true");
+  // The plugin as the page runs it (Swagger UI hands it an Immutable map; toJS/fromJS stand in).
+  const window = { addEventListener: () => {} };
+  const plugin = new Function("window", `${init}; return OperationFilterPlugin;`)(window);
+  const system = { Im: { fromJS: (value: unknown) => value } };
+  const op = (method: string, path: string, summary: string) => ({
+    method,
+    path,
+    operation: { summary, description: "", operationId: `${method}${path}` },
+  });
+  const tagged = {
+    "Point of sale": {
+      tagDetails: {},
+      operations: [
+        op("post", "/v1/transactions/{id}/refunds", "Refund items of a completed transaction"),
+        op("post", "/v1/drawers/open", "Open a drawer session"),
+      ],
+    },
+    Products: { tagDetails: {}, operations: [op("get", "/v1/products", "List products")] },
+  };
+  const filter = (phrase: string) =>
+    plugin(system).fn.opsFilter({ toJS: () => structuredClone(tagged) }, phrase);
+  const refunds = filter("refund");
+  assertEquals(Object.keys(refunds), ["Point of sale"]);
+  assertEquals(refunds["Point of sale"].operations.length, 1);
+  assertEquals(Object.keys(filter("post drawers")), ["Point of sale"]);
+  assertEquals(filter("get products").Products.operations.length, 1);
+  assertEquals(Object.keys(filter("nothing-like-this")), []);
+  const everything = { toJS: () => tagged };
+  assert(plugin(system).fn.opsFilter(everything, "  ") === everything, "an empty filter keeps all");
+});

@@ -25,6 +25,7 @@ export function idTypeRoutes(deps: AppDeps): ApiRouter {
       access: "accounts.admin",
       body: createIdTypeBody,
       responses: { 201: { description: "The new id type", schema: idTypeSchema } },
+      errors: { 409: ["duplicate"] },
     }, async (c, { body }) => c.json(await createIdType(deps, body), 201))
     .route({
       method: "delete",
@@ -35,6 +36,7 @@ export function idTypeRoutes(deps: AppDeps): ApiRouter {
       access: "accounts.admin",
       params: idParams,
       responses: deleted,
+      errors: { 409: ["built_in", "in_use"] },
     }, async (c, { params }) => {
       await deleteIdType(deps, params.id);
       return c.body(null, 204);

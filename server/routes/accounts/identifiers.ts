@@ -43,6 +43,7 @@ export function memberIdentifierRoutes(deps: AppDeps, members: ApiRouter): ApiRo
       params: idParams,
       body: createIdentifierBody,
       responses: { 201: { description: "The new identifier", schema: identifierSchema } },
+      errors: { 400: ["invalid_reference"] },
     }, async (c, { params, body }) => c.json(await createIdentifier(deps, params.id, body), 201));
 }
 
@@ -56,6 +57,7 @@ export function identifierRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: updateIdentifierBody,
       responses: { 200: { description: "The updated identifier", schema: identifierSchema } },
+      errors: { 400: ["invalid_reference"] },
     }, async (c, { params, body }) => c.json(await updateIdentifier(deps, params.id, body)))
     .route({
       method: "delete",

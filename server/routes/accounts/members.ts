@@ -98,6 +98,7 @@ export function memberRoutes(deps: AppDeps): ApiRouter {
       access: "accounts.admin",
       params: idParams,
       responses: deleted,
+      errors: { 409: ["in_use"] },
     }, async (c, { params }) => {
       await deleteMember(deps, params.id);
       return c.body(null, 204);
@@ -116,6 +117,7 @@ export function memberRoutes(deps: AppDeps): ApiRouter {
       responses: {
         200: { description: "Member and destination account", schema: moveMemberResponse },
       },
+      errors: { 400: ["invalid_reference"] },
     }, async (c, { params, body }) => c.json(await moveMember(deps, params.id, body?.accountId)));
   return memberIdentifierRoutes(deps, router);
 }

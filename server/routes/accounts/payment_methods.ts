@@ -47,6 +47,7 @@ export function accountPaymentMethodRoutes(deps: AppDeps, accounts: ApiRouter): 
         params: idParams,
         body: createPaymentMethodBody,
         responses: { 201: { description: "The new payment method", schema: paymentMethodSchema } },
+        errors: { 409: ["duplicate"] },
       },
       async (c, { params, body }) => c.json(await createPaymentMethod(deps, params.id, body), 201),
     );
@@ -66,6 +67,7 @@ export function paymentMethodRoutes(deps: AppDeps): ApiRouter {
       responses: {
         200: { description: "The updated payment method", schema: paymentMethodSchema },
       },
+      errors: { 409: ["duplicate"] },
     }, async (c, { params, body }) => c.json(await updatePaymentMethod(deps, params.id, body)))
     .route({
       method: "delete",

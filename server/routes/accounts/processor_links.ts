@@ -42,6 +42,7 @@ export function accountProcessorLinkRoutes(deps: AppDeps, accounts: ApiRouter): 
         params: idParams,
         body: createProcessorLinkBody,
         responses: { 201: { description: "The new link", schema: processorLinkSchema } },
+        errors: { 409: ["duplicate"] },
       },
       async (c, { params, body }) => c.json(await createProcessorLink(deps, params.id, body), 201),
     );
@@ -57,6 +58,7 @@ export function processorLinkRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: updateProcessorLinkBody,
       responses: { 200: { description: "The updated link", schema: processorLinkSchema } },
+      errors: { 409: ["duplicate"] },
     }, async (c, { params, body }) => c.json(await updateProcessorLink(deps, params.id, body)))
     .route({
       method: "delete",

@@ -59,6 +59,7 @@ export function taxExemptionRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: updateTaxExemptionBody,
       responses: { 200: { description: "The updated exemption", schema: taxExemptionSchema } },
+      errors: { 409: ["invalid_transition"] },
     }, async (c, { params, body }) => c.json(await updateTaxExemption(deps, params.id, body)))
     .route({
       method: "delete",
@@ -80,6 +81,7 @@ export function taxExemptionRoutes(deps: AppDeps): ApiRouter {
         access: "accounts.approve",
         params: idParams,
         responses: { 200: { description: "The approved exemption", schema: taxExemptionSchema } },
+        errors: { 409: ["invalid_transition"] },
       },
       async (c, { params, actor }) => c.json(await approveTaxExemption(deps, actor, params.id)),
     )
@@ -94,6 +96,7 @@ export function taxExemptionRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: revokeTaxExemptionBody,
         responses: { 200: { description: "The revoked exemption", schema: taxExemptionSchema } },
+        errors: { 409: ["invalid_transition"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await revokeTaxExemption(deps, actor, params.id, body.reason)),

@@ -48,6 +48,7 @@ export function categoryRoutes(deps: AppDeps): ApiRouter {
       access: "inventory.edit",
       body: createCategoryBody,
       responses: { 201: { description: "The new category", schema: categorySchema } },
+      errors: { 400: ["invalid_reference"] },
     }, async (c, { body }) => c.json(await createCategory(deps, body), 201))
     .route({
       method: "get",
@@ -67,6 +68,7 @@ export function categoryRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: updateCategoryBody,
       responses: { 200: { description: "The updated category", schema: categorySchema } },
+      errors: { 400: ["invalid_reference"] },
     }, async (c, { params, body }) => c.json(await changeCategory(deps, params.id, body)))
     .route({
       method: "delete",
@@ -77,6 +79,7 @@ export function categoryRoutes(deps: AppDeps): ApiRouter {
       access: "inventory.admin",
       params: idParams,
       responses: { 204: { description: "Deleted" } },
+      errors: { 409: ["in_use"] },
     }, async (c, { params }) => {
       await removeCategory(deps, params.id);
       return c.body(null, 204);

@@ -65,6 +65,7 @@ export function productRoutes(deps: AppDeps): ApiRouter {
       access: "inventory.edit",
       body: createProductBody,
       responses: { 201: { description: "The new product", schema: productSchema } },
+      errors: { 400: ["invalid_reference"], 409: ["duplicate"] },
     }, async (c, { body, actor }) => c.json(await createProduct(deps, actor, body), 201))
     .route({
       method: "get",
@@ -85,6 +86,7 @@ export function productRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: updateProductBody,
         responses: { 200: { description: "The updated product", schema: productSchema } },
+        errors: { 400: ["invalid_reference"], 409: ["duplicate"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await changeProduct(deps, actor, params.id, body)),
@@ -149,6 +151,7 @@ export function productRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: createProductSupplierBody,
         responses: { 201: { description: "The new link", schema: productSupplierSchema } },
+        errors: { 400: ["invalid_reference"], 409: ["duplicate"] },
       },
       async (c, { params, body }) =>
         c.json(productSupplierJson(await linkSupplier(deps, params.id, body)), 201),
@@ -179,6 +182,7 @@ export function productRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: createUnitBody,
       responses: { 201: { description: "The new unit", schema: unitSchema } },
+      errors: { 400: ["invalid_reference"], 409: ["duplicate", "invalid_product_type"] },
     }, async (c, { params, body }) => c.json(await createUnit(deps, params.id, body), 201))
     .route({
       method: "get",
@@ -201,6 +205,7 @@ export function productRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: putConsignmentBody,
       responses: { 200: { description: "The terms", schema: consignmentSchema } },
+      errors: { 400: ["invalid_reference"] },
     }, async (c, { params, body }) => c.json(await putConsignment(deps, params.id, body)))
     .route({
       method: "delete",

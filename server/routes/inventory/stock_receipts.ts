@@ -42,6 +42,7 @@ export function stockReceiptRoutes(deps: AppDeps): ApiRouter {
         idempotent: true,
         body: createStockReceiptBody,
         responses: { 201: { description: "The receipt", schema: stockReceiptSchema } },
+        errors: { 400: ["invalid_reference"] },
       },
       async (c, { body, actor }) =>
         c.json(stockReceiptJson(await receiveStock(deps, actor, body)), 201),

@@ -31,6 +31,7 @@ export function unitRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: updateUnitBody,
       responses: { 200: { description: "The unit", schema: unitSchema } },
+      errors: { 400: ["invalid_reference"], 409: ["duplicate"] },
     }, async (c, { params, body }) => c.json(await changeUnit(deps, params.id, body)))
     .route({
       method: "delete",
@@ -68,6 +69,7 @@ function lookupRoutes(
       access: "inventory.admin",
       body: createLookupBody,
       responses: { 201: { description: "The new value", schema: lookupSchema } },
+      errors: { 409: ["duplicate"] },
     }, async (c, { body }) => c.json(await createLookupValue(deps, table, body), 201))
     .route({
       method: "delete",
@@ -78,6 +80,7 @@ function lookupRoutes(
       access: "inventory.admin",
       params: idParams,
       responses: { 204: { description: "Deleted" } },
+      errors: { 409: ["built_in", "in_use"] },
     }, async (c, { params }) => {
       await deleteLookupValue(deps, table, params.id);
       return c.body(null, 204);

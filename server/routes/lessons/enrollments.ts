@@ -45,6 +45,10 @@ export function enrollmentRoutes(deps: AppDeps): ApiRouter {
       access: "lessons.edit",
       body: createEnrollmentBody,
       responses: { 201: { description: "The enrollment", schema: enrollmentSchema } },
+      errors: {
+        400: ["invalid_reference"],
+        409: ["slot_full", "double_booked", "slot_inactive"],
+      },
     }, async (c, { body }) => c.json(await enrollMember(deps, body), 201))
     .route(
       {
@@ -67,6 +71,10 @@ export function enrollmentRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: updateEnrollmentBody,
       responses: { 200: { description: "The enrollment", schema: enrollmentSchema } },
+      errors: {
+        400: ["invalid_reference"],
+        409: ["slot_full", "double_booked", "slot_inactive"],
+      },
     }, async (c, { params, body }) => c.json(await changeEnrollment(deps, params.id, body)))
     .route({
       method: "delete",
@@ -92,6 +100,7 @@ export function enrollmentRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: enrollmentStatusBody,
         responses: { 200: { description: "The enrollment", schema: enrollmentSchema } },
+        errors: { 409: ["invalid_transition"] },
       },
       async (c, { params, body }) =>
         c.json(await setEnrollmentStatus(deps, params.id, body.status)),
@@ -107,5 +116,6 @@ export function enrollmentRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: createPlanBody,
       responses: { 201: { description: "The plan", schema: planSchema } },
+      errors: { 409: ["plan_already_active"] },
     }, async (c, { params, body }) => c.json(await createPlan(deps, params.id, body), 201));
 }

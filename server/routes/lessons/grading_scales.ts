@@ -69,6 +69,7 @@ export function gradingScaleRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: updateGradingScaleBody,
       responses: { 200: { description: "The scale", schema: gradingScaleSchema } },
+      errors: { 409: ["default_required"] },
     }, async (c, { params, body }) => c.json(await changeGradingScale(deps, params.id, body)))
     .route({
       method: "delete",

@@ -43,6 +43,7 @@ export function instructorRoutes(deps: AppDeps): ApiRouter {
       access: "lessons.edit",
       body: createInstructorBody,
       responses: { 201: { description: "The instructor", schema: instructorSchema } },
+      errors: { 400: ["invalid_reference"], 409: ["duplicate"] },
     }, async (c, { body, actor }) => c.json(await createInstructor(deps, actor, body), 201))
     .route(
       {
@@ -64,6 +65,7 @@ export function instructorRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: updateInstructorBody,
         responses: { 200: { description: "The instructor", schema: instructorSchema } },
+        errors: { 400: ["invalid_reference"], 409: ["duplicate"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await changeInstructor(deps, actor, params.id, body)),
@@ -76,6 +78,7 @@ export function instructorRoutes(deps: AppDeps): ApiRouter {
       access: "lessons.edit",
       params: idParams,
       responses: noContent,
+      errors: { 409: ["in_use"] },
     }, async (c, { params, actor }) => {
       await removeInstructor(deps, actor, params.id);
       return c.body(null, 204);
@@ -104,6 +107,7 @@ export function instructorRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: createBlockedDateBody,
         responses: { 201: { description: "The blocked date", schema: blockedDateSchema } },
+        errors: { 409: ["duplicate"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await addBlockedDate(deps, actor, params.id, body), 201),

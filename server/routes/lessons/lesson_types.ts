@@ -69,6 +69,7 @@ export function lessonTypeRoutes(deps: AppDeps): ApiRouter {
       access: "lessons.edit",
       params: idParams,
       responses: noContent,
+      errors: { 409: ["in_use"] },
     }, async (c, { params, actor }) => {
       await removeLessonType(deps, actor, params.id);
       return c.body(null, 204);

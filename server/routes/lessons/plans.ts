@@ -48,6 +48,7 @@ export function planRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: updatePlanBody,
       responses: { 200: { description: "The plan", schema: planSchema } },
+      errors: { 409: ["plan_already_active"] },
     }, async (c, { params, body }) => c.json(await changePlan(deps, params.id, body)))
     .route({
       method: "delete",
@@ -73,6 +74,7 @@ export function planRoutes(deps: AppDeps): ApiRouter {
         params: planItemParams,
         body: updatePlanItemBody,
         responses: { 200: { description: "The item", schema: planItemResult } },
+        errors: { 400: ["invalid_reference"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await changePlanItem(deps, actor, params.id, params.itemId, body)),

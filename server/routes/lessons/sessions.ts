@@ -32,6 +32,7 @@ export function sessionRoutes(deps: AppDeps): ApiRouter {
       access: "lessons.edit",
       body: generateSessionsBody,
       responses: { 200: { description: "Counts", schema: generateSessionsResult } },
+      errors: { 400: ["invalid_reference"] },
     }, async (c, { body }) => {
       const { created, skipped } = await generateSessions(deps, body ?? {});
       return c.json({ created, skipped });
@@ -72,6 +73,10 @@ export function sessionRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: updateSessionBody,
         responses: { 200: { description: "The session", schema: sessionSchema } },
+        errors: {
+          400: ["invalid_reference"],
+          409: ["invalid_transition", "substitute_unavailable"],
+        },
       },
       async (c, { params, body, actor }) =>
         c.json(await changeSession(deps, actor, params.id, body)),
@@ -88,6 +93,7 @@ export function sessionRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: makeupBody,
         responses: { 201: { description: "The makeup session", schema: sessionSchema } },
+        errors: { 409: ["invalid_transition", "duplicate"] },
       },
       async (c, { params, body }) => c.json(await createMakeupSession(deps, params.id, body), 201),
     );

@@ -35,6 +35,7 @@ export function slotRoutes(deps: AppDeps): ApiRouter {
       access: "lessons.edit",
       body: createSlotBody,
       responses: { 201: { description: "The slot", schema: slotSchema } },
+      errors: { 400: ["invalid_reference"], 409: ["slot_overlap"] },
     }, async (c, { body }) => c.json(await createSlot(deps, body), 201))
     .route(
       {
@@ -56,6 +57,7 @@ export function slotRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: updateSlotBody,
       responses: { 200: { description: "The slot", schema: slotSchema } },
+      errors: { 400: ["invalid_reference"], 409: ["slot_overlap"] },
     }, async (c, { params, body }) => c.json(await changeSlot(deps, params.id, body)))
     .route({
       method: "delete",
@@ -65,6 +67,7 @@ export function slotRoutes(deps: AppDeps): ApiRouter {
       access: "lessons.edit",
       params: idParams,
       responses: noContent,
+      errors: { 409: ["in_use"] },
     }, async (c, { params }) => {
       await removeSlot(deps, params.id);
       return c.body(null, 204);

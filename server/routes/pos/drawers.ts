@@ -35,6 +35,7 @@ export function drawerRoutes(deps: AppDeps): ApiRouter {
       idempotent: true,
       body: openDrawerBody,
       responses: { 201: { description: "The open session", schema: drawerSessionSchema } },
+      errors: { 400: ["invalid_reference"], 409: ["drawer_already_open"] },
     }, async (c, { body, actor }) => c.json(await openDrawer(deps, actor, body), 201))
     .route({
       method: "get",
@@ -45,6 +46,7 @@ export function drawerRoutes(deps: AppDeps): ApiRouter {
       access: "pos.view",
       query: currentDrawerQuery,
       responses: { 200: { description: "The open session", schema: drawerSessionSchema } },
+      errors: { 404: ["no_open_drawer"] },
     }, async (c, { query }) => c.json(await currentDrawer(deps, query)))
     .route({
       method: "get",
@@ -84,6 +86,7 @@ export function drawerRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: closeDrawerBody,
         responses: { 200: { description: "The closed session", schema: drawerSessionSchema } },
+        errors: { 409: ["drawer_not_open"] },
       },
       async (c, { params, body, actor }) => c.json(await closeDrawer(deps, actor, params.id, body)),
     )
@@ -100,6 +103,7 @@ export function drawerRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: adjustmentBody,
         responses: { 201: { description: "The adjustment", schema: adjustmentSchema } },
+        errors: { 403: ["manager_override_required"], 409: ["drawer_not_open"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await addAdjustment(deps, actor, params.id, body), 201),

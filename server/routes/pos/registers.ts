@@ -39,6 +39,7 @@ export function registerRoutes(deps: AppDeps): ApiRouter {
       access: "pos.admin",
       body: createRegisterBody,
       responses: { 201: { description: "The new register", schema: registerSchema } },
+      errors: { 400: ["invalid_reference"], 409: ["duplicate"] },
     }, async (c, { body }) => c.json(await createRegister(deps, body), 201))
     .route({
       method: "get",
@@ -56,6 +57,7 @@ export function registerRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       body: updateRegisterBody,
       responses: { 200: { description: "The updated register", schema: registerSchema } },
+      errors: { 400: ["invalid_reference"], 409: ["duplicate"] },
     }, async (c, { params, body }) => c.json(await changeRegister(deps, params.id, body)))
     .route({
       method: "delete",
@@ -66,6 +68,7 @@ export function registerRoutes(deps: AppDeps): ApiRouter {
       access: "pos.admin",
       params: idParams,
       responses: { 204: { description: "Deleted" } },
+      errors: { 409: ["in_use"] },
     }, async (c, { params }) => {
       await removeRegister(deps, params.id);
       return c.body(null, 204);

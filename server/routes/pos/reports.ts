@@ -16,5 +16,6 @@ export function dailyReportRoutes(deps: AppDeps): ApiRouter {
       access: "reports.view",
       query: dailyReportQuery,
       responses: { 200: { description: "The daily report", schema: dailyReportSchema } },
+      errors: { 400: ["invalid_reference"] },
     }, async (c, { query }) => c.json(await getDailyReport(deps, query.locationId, query.date)));
 }

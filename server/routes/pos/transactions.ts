@@ -84,6 +84,11 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
       idempotent: true,
       body: createTransactionBody,
       responses: { 201: { description: "The transaction", schema: transactionSchema } },
+      errors: {
+        400: ["invalid_reference", "not_sellable"],
+        403: ["manager_override_required"],
+        409: ["unit_unavailable", "invalid_transition"],
+      },
     }, async (c, { body, actor }) => c.json(await createTransaction(deps, actor, body), 201))
     .route({
       method: "get",
@@ -106,6 +111,11 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         responses: {
           201: { description: "The item and the transaction", schema: addItemResponse },
         },
+        errors: {
+          400: ["invalid_reference", "not_sellable"],
+          403: ["manager_override_required"],
+          409: ["invalid_transition", "unit_unavailable"],
+        },
       },
       async (c, { params, body, actor }) =>
         c.json(await addItem(deps, actor, params.id, body), 201),
@@ -123,6 +133,7 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         params: itemParams,
         body: updateItemBody,
         responses: { 200: { description: "The transaction", schema: transactionSchema } },
+        errors: { 403: ["manager_override_required"], 409: ["invalid_transition"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await changeItem(deps, actor, params.id, params.itemId, body)),
@@ -134,6 +145,7 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
       access: "pos.edit",
       params: itemParams,
       responses: { 204: { description: "Removed" } },
+      errors: { 409: ["invalid_transition"] },
     }, async (c, { params }) => {
       await removeItem(deps, params.id, params.itemId);
       return c.body(null, 204);
@@ -154,6 +166,7 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: discountBody,
         responses: { 200: { description: "The transaction", schema: transactionSchema } },
+        errors: { 403: ["manager_override_required"], 409: ["invalid_transition"] },
       },
       async (c, { params, body, actor }) => c.json(await setDiscount(deps, actor, params.id, body)),
     )
@@ -172,6 +185,7 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         responses: {
           201: { description: "The payment and the transaction", schema: paymentResponse },
         },
+        errors: { 409: ["invalid_transition", "overpayment"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await addPayment(deps, actor, params.id, body), 201),
@@ -192,6 +206,10 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: completeBody,
         responses: { 200: { description: "The transaction", schema: transactionSchema } },
+        errors: {
+          400: ["register_required", "invalid_reference"],
+          409: ["invalid_transition", "drawer_not_open", "balance_due", "unit_unavailable"],
+        },
       },
       async (c, { params, body, actor }) =>
         c.json(await completeTransaction(deps, actor, params.id, body)),
@@ -209,6 +227,7 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: voidBody,
         responses: { 200: { description: "The voided transaction", schema: transactionSchema } },
+        errors: { 403: ["manager_override_required"], 409: ["invalid_transition"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await voidTransaction(deps, actor, params.id, body)),
@@ -229,6 +248,11 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: refundBody,
         responses: { 201: { description: "The refund transaction", schema: transactionSchema } },
+        errors: {
+          400: ["invalid_reference", "register_required"],
+          403: ["manager_override_required"],
+          409: ["invalid_transition", "refund_exceeds_sale", "drawer_not_open"],
+        },
       },
       async (c, { params, body, actor }) =>
         c.json(await refundTransaction(deps, actor, params.id, body), 201),
