@@ -38,6 +38,7 @@ const envSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).optional(),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(8 * 60),
+  VAULT_KDF_ITERATIONS: z.coerce.number().int().min(600_000).max(100_000_000).default(3_000_000),
 });
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -70,6 +71,8 @@ export interface AppConfig {
   dbPoolSize: number;
   dbStatementTimeoutMs: number;
   tokenTtlSeconds: number;
+  /** PBKDF2-SHA256 iterations for new vault key wraps (API §12: at least 600,000). */
+  vaultKdfIterations: number;
 }
 
 export class ConfigError extends Error {
@@ -131,5 +134,6 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     dbPoolSize: e.DB_POOL_SIZE ?? defaultPoolSize(),
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     tokenTtlSeconds: e.TOKEN_TTL_MINUTES * 60,
+    vaultKdfIterations: e.VAULT_KDF_ITERATIONS,
   };
 }

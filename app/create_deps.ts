@@ -16,6 +16,11 @@ import { createLocalFileStorage } from "./files/storage.ts";
 import { systemClock, systemIds } from "./ids.ts";
 import { findProduct } from "./inventory/products_repo.ts";
 import { createModuleCache } from "./platform/module_cache.ts";
+import { rentalPort } from "./rentals/rental_payments.ts";
+import { findRental } from "./rentals/rentals_repo.ts";
+import { repairTicketPort } from "./repairs/repair_payments.ts";
+import { findTicketStatus } from "./repairs/tickets_repo.ts";
+import { createVaultKeyring } from "./vault/keyring.ts";
 
 /** Record kinds that own files, each checked by the feature that owns the record. */
 const FILE_OWNERS: FileOwners = {
@@ -23,6 +28,8 @@ const FILE_OWNERS: FileOwners = {
   member: async (db, id) => (await findMemberAccountId(db, id)) !== undefined,
   member_identifier: async (db, id) => (await findIdentifier(db, id)) !== undefined,
   product: async (db, id) => (await findProduct(db, id)) !== undefined,
+  repair_ticket: async (db, id) => (await findTicketStatus(db, id)) !== undefined,
+  rental_agreement: async (db, id) => (await findRental(db, id)) !== undefined,
 };
 
 export function createDeps(input: DepsInput): AppDeps {
@@ -33,7 +40,7 @@ export function createDeps(input: DepsInput): AppDeps {
       "JWT_SECRET is not set: using a random per-process secret (development only)",
     );
   }
-  return {
+  const deps: AppDeps = {
     config: input.config,
     db: input.db,
     dbKind: input.dbKind,
@@ -47,7 +54,14 @@ export function createDeps(input: DepsInput): AppDeps {
     files: input.files ?? createLocalFileStorage(input.config.filesDir, ids),
     fileOwners: FILE_OWNERS,
     repairTickets: input.repairTickets,
+    rentals: undefined,
+    vaultKeys: createVaultKeyring(),
     startedAt: clock.now(),
     version: APP_VERSION,
   };
+  // The repairs feature's port to the POS (it moves tickets and queues emails through deps).
+  deps.repairTickets ??= repairTicketPort(deps);
+  // The rentals feature's port to the POS (charges paid at the register, buyouts).
+  deps.rentals ??= rentalPort(deps);
+  return deps;
 }

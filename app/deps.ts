@@ -18,7 +18,9 @@ import type { ActorCache } from "./auth/actor_cache.ts";
 import type { FileStorage } from "./files/storage.ts";
 import type { FileOwners } from "./files/file_owners.ts";
 import type { RepairTicketPort } from "./pos/repair_ticket_port.ts";
+import type { RentalPort } from "./pos/rental_port.ts";
 import type { OutboxCipher } from "./email/outbox_cipher.ts";
+import type { VaultKeyring } from "./vault/keyring.ts";
 
 export interface AppDeps {
   config: AppConfig;
@@ -39,6 +41,10 @@ export interface AppDeps {
   fileOwners: FileOwners;
   /** Repair tickets as the POS sees them; undefined until a repairs feature provides it. */
   repairTickets: RepairTicketPort | undefined;
+  /** Rentals as the POS sees them (charges paid at the register, buyouts). */
+  rentals: RentalPort | undefined;
+  /** The unlocked vault's data key, in this process's memory only (empty at start: locked). */
+  vaultKeys: VaultKeyring;
   startedAt: Date;
   version: string;
 }

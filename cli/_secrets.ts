@@ -17,11 +17,12 @@ export async function promptSecret(question: string): Promise<string> {
     throw new UsageError("stdin is not a terminal: pass the password with --password-stdin");
   }
   const encoder = new TextEncoder();
-  await Deno.stderr.write(encoder.encode(question));
+  // Echo off before the prompt shows: an answer typed (or pasted) at once is never echoed.
   Deno.stdin.setRaw(true);
   const bytes: number[] = [];
   const buffer = new Uint8Array(1);
   try {
+    await Deno.stderr.write(encoder.encode(question));
     while (true) {
       const n = await Deno.stdin.read(buffer);
       if (n === null) break;

@@ -18,8 +18,10 @@ import { registerSeed } from "./commands/seed.ts";
 import { registerModules } from "./commands/modules.ts";
 import { registerReport } from "./commands/report.ts";
 import { registerLessonsCommands } from "./commands/lessons.ts";
+import { registerRentalsCommands } from "./commands/rentals.ts";
 import { registerUserCommands } from "./commands/user.ts";
 import { registerLogin } from "./commands/login.ts";
+import { registerVault } from "./commands/vault.ts";
 
 const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerServe,
@@ -28,8 +30,10 @@ const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerModules,
   registerReport,
   registerLessonsCommands,
+  registerRentalsCommands,
   registerUserCommands,
   registerLogin,
+  registerVault,
 ];
 
 export const EXIT_OK = 0;

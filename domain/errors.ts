@@ -29,6 +29,7 @@ export type ErrorKind =
   | "conflict"
   | "too_large"
   | "unsupported_media"
+  | "locked"
   | "rate_limited"
   | "unavailable";
 
@@ -97,6 +98,14 @@ export class UnsupportedMediaTypeError extends DomainError {
   readonly kind = "unsupported_media";
   constructor(message = "This type of content is not accepted") {
     super("unsupported_media_type", message);
+  }
+}
+
+/** The resource is locked until someone unlocks it (423): the vault (API §12). */
+export class LockedError extends DomainError {
+  readonly kind = "locked";
+  constructor(code: string, message: string) {
+    super(code, message);
   }
 }
 

@@ -12,6 +12,10 @@ import * as createInventory from "./20261121_120000_create_inventory.ts";
 import * as createLessons from "./20261121_130000_create_lessons.ts";
 import * as createPos from "./20261121_140000_create_pos.ts";
 import * as addAuditSearchIndex from "./20261121_150000_add_audit_search_index.ts";
+import * as createRepairs from "./20261125_100000_create_repairs.ts";
+import * as createVault from "./20261125_110000_create_vault.ts";
+import * as createStorageHub from "./20261125_120000_create_storage_hub.ts";
+import * as createRentals from "./20261125_130000_create_rentals.ts";
 
 export const migrations: Record<string, Migration> = {
   "20261121_090000_create_platform": createPlatform,
@@ -23,4 +27,8 @@ export const migrations: Record<string, Migration> = {
   "20261121_130000_create_lessons": createLessons,
   "20261121_140000_create_pos": createPos,
   "20261121_150000_add_audit_search_index": addAuditSearchIndex,
+  "20261125_100000_create_repairs": createRepairs,
+  "20261125_110000_create_vault": createVault,
+  "20261125_120000_create_storage_hub": createStorageHub,
+  "20261125_130000_create_rentals": createRentals,
 };

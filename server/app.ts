@@ -31,6 +31,10 @@ import { ACCOUNT_ROUTERS } from "./routes/accounts/mod.ts";
 import { fileRoutes } from "./routes/files.ts";
 import { LESSON_ROUTERS } from "./routes/lessons/mod.ts";
 import { POS_ROUTERS } from "./routes/pos/mod.ts";
+import { RENTAL_ROUTERS } from "./routes/rentals/mod.ts";
+import { REPAIR_ROUTERS } from "./routes/repairs/mod.ts";
+import { STORAGE_ROUTERS } from "./routes/storage/mod.ts";
+import { VAULT_ROUTERS } from "./routes/vault/mod.ts";
 
 const ROUTERS: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [
   healthRoutes,
@@ -48,6 +52,10 @@ const ROUTERS: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [
   ...ACCOUNT_ROUTERS,
   ...LESSON_ROUTERS,
   ...POS_ROUTERS,
+  ...REPAIR_ROUTERS,
+  ...RENTAL_ROUTERS,
+  ...STORAGE_ROUTERS,
+  ...VAULT_ROUTERS,
   fileRoutes,
 ];
 

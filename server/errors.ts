@@ -21,6 +21,7 @@ export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   conflict: 409,
   too_large: 413,
   unsupported_media: 415,
+  locked: 423,
   rate_limited: 429,
   unavailable: 503,
 };
@@ -33,6 +34,7 @@ const TITLES: Record<number, string> = {
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  423: "Locked",
   429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",

@@ -43,7 +43,7 @@ import {
   runIdempotent,
 } from "./middleware/idempotency.ts";
 import { boundaryOf, type MultipartPart, parseMultipart } from "./middleware/multipart.ts";
-import { rejectNulBytes } from "./input_guards.ts";
+import { nulBytePaths, rejectNulBytes } from "./input_guards.ts";
 
 export type Access = Permission | "public" | "authenticated";
 export type { ErrorDeclarations, ErrorStatus } from "./route_errors.ts";
@@ -276,7 +276,11 @@ function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown): z.output<
 }
 
 /** A path that does not match its schema (a malformed id) names no record: 404. */
+/** Path values: malformed, or holding a NUL (nothing can be named so) → 404. */
 function parsePathParams<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  if (nulBytePaths(value, 1).length > 0) {
+    throw new NotFoundError("not_found", "The record does not exist");
+  }
   const result = schema.safeParse(value);
   if (!result.success) throw new NotFoundError("not_found", "The record does not exist");
   return result.data;

@@ -12,6 +12,10 @@ import type { AccountsTables } from "../accounts/accounts_tables.ts";
 import type { FilesTables } from "../files/files_tables.ts";
 import type { LessonsTables } from "../lessons/lessons_tables.ts";
 import type { PosTables } from "../pos/pos_tables.ts";
+import type { RentalsTables } from "../rentals/rentals_tables.ts";
+import type { RepairsTables } from "../repairs/repairs_tables.ts";
+import type { StorageTables } from "../storage/storage_tables.ts";
+import type { VaultTables } from "../vault/vault_tables.ts";
 
 export interface Database
   extends
@@ -23,7 +27,11 @@ export interface Database
     AccountsTables,
     FilesTables,
     LessonsTables,
-    PosTables {}
+    PosTables,
+    RentalsTables,
+    RepairsTables,
+    StorageTables,
+    VaultTables {}
 
 /** A database handle or an open transaction: repositories accept either. */
 export type Db = Kysely<Database> | Transaction<Database>;

@@ -13,7 +13,7 @@ import {
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
 } from "../../domain/errors.ts";
-import { sniffUpload } from "../../domain/files/content_type.ts";
+import { type SniffedType, sniffUpload } from "../../domain/files/content_type.ts";
 import { extraFilePermission, mayAccessFilesOf } from "../../domain/files/file_access.ts";
 import { storedFilePath } from "../../domain/files/serve_path.ts";
 import type { Transaction } from "kysely";
@@ -83,6 +83,42 @@ function streamOf(bytes: Uint8Array, sliceBytes = 256 * 1024): ReadableStream<Ui
 }
 
 /**
+ * The stored type of an upload (the §6 rules, shared with the storage hub): larger than
+ * `maxBytes` → 413, empty → 400, not on the whitelist (judged from the bytes, plain text only
+ * in the notes category) → 415.
+ */
+export function vetUpload(
+  content: Uint8Array,
+  category: string | null,
+  maxBytes: number,
+): SniffedType {
+  if (content.byteLength > maxBytes) {
+    throw new PayloadTooLargeError(`The file is larger than ${maxBytes} bytes`);
+  }
+  if (content.byteLength === 0) {
+    throw new BadInputError("validation_failed", "The file is empty", [
+      { path: "file", message: "The file is empty" },
+    ]);
+  }
+  const sniffed = sniffUpload(content, category);
+  if (!sniffed) {
+    throw new UnsupportedMediaTypeError(
+      "Accepted: JPEG, PNG, WebP, GIF and PDF (plain text only in the notes category)",
+    );
+  }
+  return sniffed;
+}
+
+/** Writes an upload's bytes under the storage key `path`, from its buffer (no copy). */
+export async function storeUploadBytes(
+  deps: Pick<AppDeps, "files">,
+  path: string,
+  content: Uint8Array,
+): Promise<void> {
+  await deps.files.put(path, streamOf(content));
+}
+
+/**
  * Stores an upload (recorded as uploaded by the actor's user, none for the system): size and
  * type first (judged from the bytes), then the bytes, then — in one transaction holding the
  * owner's lock — the owner check, the per-entity limit and the row. Bytes whose row is not
@@ -101,20 +137,7 @@ export async function uploadFile(
     );
   }
   const limits = await uploadLimits(deps);
-  if (input.content.byteLength > limits.maxBytes) {
-    throw new PayloadTooLargeError(`The file is larger than ${limits.maxBytes} bytes`);
-  }
-  if (input.content.byteLength === 0) {
-    throw new BadInputError("validation_failed", "The file is empty", [
-      { path: "file", message: "The file is empty" },
-    ]);
-  }
-  const sniffed = sniffUpload(input.content, input.category);
-  if (!sniffed) {
-    throw new UnsupportedMediaTypeError(
-      "Accepted: JPEG, PNG, WebP, GIF and PDF (plain text only in the notes category)",
-    );
-  }
+  const sniffed = vetUpload(input.content, input.category, limits.maxBytes);
   if (input.category === PROFILE_CATEGORY && !sniffed.contentType.startsWith("image/")) {
     throw new UnsupportedMediaTypeError("A profile picture must be an image");
   }
@@ -128,7 +151,7 @@ export async function uploadFile(
 
   const id = deps.ids.uuid();
   const path = storedFilePath(input.entityType, id, sniffed.extension);
-  await deps.files.put(path, streamOf(input.content));
+  await storeUploadBytes(deps, path, input.content);
   try {
     const file = await withTransaction(deps.db, async (trx) => {
       await lockFileOwner(trx, input.entityType, input.entityId);

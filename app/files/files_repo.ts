@@ -83,10 +83,11 @@ export function listFilesOf(
   db: Db,
   entityType: string,
   entityId: string,
-  params: ListParams,
+  params: ListParams & { category?: string },
 ): Promise<Page<FileRecord>> {
   let query = db.selectFrom("files").select(fileColumns)
     .where("entity_type", "=", entityType).where("entity_id", "=", entityId);
+  if (params.category !== undefined) query = query.where("category", "=", params.category);
   // One record's files (at most upload.maxFilesPerEntity): the entity index narrows, no
   // search index needed.
   if (params.q) {

@@ -39,25 +39,47 @@ function signingKey(config: Pick<AppConfig, "jwtSecret">): Promise<CryptoKey> {
   return key;
 }
 
-async function signature(config: Pick<AppConfig, "jwtSecret">, fileId: string, expires: number) {
+/** `purpose` ("" for files attached to records) keeps the signatures of serve routes apart. */
+async function signature(
+  config: Pick<AppConfig, "jwtSecret">,
+  fileId: string,
+  expires: number,
+  purpose = "",
+) {
   const mac = await crypto.subtle.sign(
     "HMAC",
     await signingKey(config),
-    new TextEncoder().encode(`${fileId.toLowerCase()}.${expires}`),
+    new TextEncoder().encode(`${purpose}${fileId.toLowerCase()}.${expires}`),
   );
   return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export async function signFileUrl(
+export function signFileUrl(
   config: Pick<AppConfig, "jwtSecret" | "publicUrl">,
   file: { id: string; path: string },
   now: Date,
   ttlSeconds = DEFAULT_URL_TTL_SECONDS,
 ): Promise<{ url: string; expiresAt: string }> {
   const expires = Math.floor(now.getTime() / 1000) + ttlSeconds;
-  const sig = await signature(config, file.id, expires);
+  return signUrlFor(config, file.id, `${config.publicUrl}/v1/files/serve/${file.path}`, expires);
+}
+
+/**
+ * A signed URL serving `fileId` at `routeUrl` (absolute, without a query) until `expires`
+ * (Unix seconds), for serve routes other than /files/serve (the storage hub's, with its own
+ * `purpose`, so a signature made for one route is worthless on another). The same inputs give
+ * the same URL.
+ */
+export async function signUrlFor(
+  config: Pick<AppConfig, "jwtSecret">,
+  fileId: string,
+  routeUrl: string,
+  expires: number,
+  purpose = "",
+): Promise<{ url: string; expiresAt: string }> {
+  const sig = await signature(config, fileId, expires, purpose);
   return {
-    url: `${config.publicUrl}/v1/files/serve/${file.path}?expires=${expires}&signature=${sig}`,
+    url: `${routeUrl}?expires=${expires}&signature=${sig}`,
     expiresAt: new Date(expires * 1000).toISOString(),
   };
 }
@@ -76,11 +98,12 @@ export async function verifyFileSignature(
   expires: string | undefined,
   sig: string | undefined,
   now: Date,
+  purpose = "",
 ): Promise<boolean> {
   if (!expires || !sig || !/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(sig)) {
     return false;
   }
   const expiresAt = Number(expires);
   if (expiresAt * 1000 <= now.getTime()) return false;
-  return constantTimeEqual(await signature(config, fileId, expiresAt), sig);
+  return constantTimeEqual(await signature(config, fileId, expiresAt, purpose), sig);
 }

@@ -94,6 +94,19 @@ export interface UnitTable {
   deleted_at: Timestamp | null;
 }
 
+/** One row per unit creation and per change of its status or condition (its life story). */
+export interface UnitHistoryTable {
+  id: string;
+  unit_id: string;
+  seq: ColumnType<number, never, never>;
+  kind: "created" | "changed";
+  status: string;
+  condition: string;
+  source: string;
+  actor_id: string | null;
+  at: Timestamp;
+}
+
 export interface StockReceiptTable {
   id: string;
   product_id: string;
@@ -126,6 +139,7 @@ export interface InventoryTables {
   unit_statuses: LookupTable;
   item_conditions: LookupTable;
   units: UnitTable;
+  unit_history: UnitHistoryTable;
   stock_receipts: StockReceiptTable;
   consignments: ConsignmentTable;
 }

@@ -6,7 +6,7 @@
 import type { Transaction } from "kysely";
 import { NotFoundError } from "../../domain/errors.ts";
 import type { Database } from "../db/database.ts";
-import { type UnitRecord, updateUnit } from "./units_repo.ts";
+import { type UnitChangeBy, type UnitRecord, updateUnit } from "./units_repo.ts";
 import { applyStockDeltas, type StockDelta } from "./stock_repo.ts";
 import { assertUnitLookups } from "./units.ts";
 
@@ -45,15 +45,53 @@ export async function adjustStockOfProducts(
   await applyStockDeltas(trx, deltas, now);
 }
 
-/** Sets a unit's status (validated against the unit-status lookup: 400 invalid_reference). */
+export type { UnitChangeBy } from "./units_repo.ts";
+
+/**
+ * Sets a unit's status (validated against the unit-status lookup: 400 invalid_reference);
+ * `by` (who, and through what) goes to the unit's history.
+ */
 export async function setUnitStatus(
   trx: Transaction<Database>,
   unitId: string,
   status: string,
   now: Date,
+  by?: UnitChangeBy,
 ): Promise<UnitRecord> {
-  await assertUnitLookups(trx, { status });
-  const unit = await updateUnit(trx, unitId, { status }, now);
+  return await setUnitState(trx, unitId, { status }, now, by);
+}
+
+/** {@link setUnitStatus} that may also change the unit's condition (item-conditions lookup). */
+export async function setUnitState(
+  trx: Transaction<Database>,
+  unitId: string,
+  state: { status: string; condition?: string },
+  now: Date,
+  by?: UnitChangeBy,
+): Promise<UnitRecord> {
+  await assertUnitLookups(trx, state);
+  const unit = await updateUnit(trx, unitId, state, now, by);
   if (!unit) throw new NotFoundError("not_found", `Unit "${unitId}" does not exist`);
   return unit;
+}
+
+/**
+ * Takes an in-stock unit of `productId` into `status` (a rental takes it as `rented`), in one
+ * statement: false when the unit is missing, of another product or not in stock (a
+ * concurrent caller got it first). The history row names `by`.
+ */
+export async function takeUnitFromStock(
+  trx: Transaction<Database>,
+  unitId: string,
+  productId: string,
+  status: string,
+  now: Date,
+  by: UnitChangeBy,
+): Promise<boolean> {
+  await assertUnitLookups(trx, { status });
+  const unit = await updateUnit(trx, unitId, { status }, now, by, {
+    status: "in_stock",
+    productId,
+  });
+  return unit !== undefined;
 }

@@ -8,6 +8,7 @@ import { withTransaction } from "../db/transaction.ts";
 import { lockLookupValue } from "./lookups_repo.ts";
 import { lockProduct } from "./products_repo.ts";
 import { requireProduct } from "./products.ts";
+import type { Actor } from "../actor.ts";
 import { findUnit, insertUnit, softDeleteUnit, type UnitRecord, updateUnit } from "./units_repo.ts";
 
 function unitNotFound(id: string): NotFoundError {
@@ -47,6 +48,7 @@ export async function createUnit(
   deps: AppDeps,
   productId: string,
   input: { serialNumber?: string | null; status: string; condition: string; notes?: string | null },
+  actor?: Actor,
 ): Promise<UnitRecord> {
   return await withTransaction(deps.db, async (trx) => {
     const product = await requireProduct(trx, productId, lockProduct);
@@ -60,7 +62,7 @@ export async function createUnit(
       condition: input.condition,
       notes: input.notes ?? null,
       now: deps.clock.now(),
-    });
+    }, { actorId: actor?.userId ?? null, source: "unit" });
   });
 }
 
@@ -73,10 +75,14 @@ export async function changeUnit(
     condition?: string;
     notes?: string | null;
   },
+  actor?: Actor,
 ): Promise<UnitRecord> {
   return await withTransaction(deps.db, async (trx) => {
     await assertUnitLookups(trx, input);
-    const unit = await updateUnit(trx, id, input, deps.clock.now());
+    const unit = await updateUnit(trx, id, input, deps.clock.now(), {
+      actorId: actor?.userId ?? null,
+      source: "unit",
+    });
     if (!unit) throw unitNotFound(id);
     return unit;
   });

@@ -1,6 +1,6 @@
 /** SQL of units: the individual items of serialized and rental products (soft-deleted). */
-import type { Selectable } from "kysely";
-import type { Db } from "../db/database.ts";
+import { type Selectable, sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
+import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { isoString, softDeleteById } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
@@ -70,24 +70,66 @@ export async function findUnit(db: Db, id: string): Promise<UnitRecord | undefin
   return row && toUnit(row);
 }
 
+/**
+ * Who changed a unit and through what (`unit` for an edit, `sale`, `void`, `refund`,
+ * `rental`, `return`, `cancel`, `buyout`), for its history (`unit_history`): every creation
+ * and every change of status or condition writes a history row in the same statement.
+ */
+export interface UnitChangeBy {
+  actorId: string | null;
+  source: string;
+}
+
+const UNKNOWN_CHANGE: UnitChangeBy = { actorId: null, source: "unit" };
+
 export async function insertUnit(
   db: Db,
   values: Omit<UnitRecord, "createdAt" | "updatedAt"> & { now: Date },
+  by: UnitChangeBy = UNKNOWN_CHANGE,
 ): Promise<UnitRecord> {
-  const row = await db.insertInto("units").values({
-    id: values.id,
-    product_id: values.productId,
-    serial_number: values.serialNumber,
-    status: values.status,
-    condition: values.condition,
-    notes: values.notes,
-    created_at: values.now,
-    updated_at: values.now,
-  }).returning(unitColumns).executeTakeFirstOrThrow();
+  const row = await db.with("u", (qb) =>
+    qb.insertInto("units").values({
+      id: values.id,
+      product_id: values.productId,
+      serial_number: values.serialNumber,
+      status: values.status,
+      condition: values.condition,
+      notes: values.notes,
+      created_at: values.now,
+      updated_at: values.now,
+    }).returning(unitColumns))
+    .with("h", (qb) => historyOf(qb, "created", by, values.now))
+    .selectFrom("u").select(unitColumns).executeTakeFirstOrThrow();
   return toUnit(row);
 }
 
-/** Changes a live unit; undefined when there is none. */
+/** The history row of the unit in CTE `u` (id from the database, like a sequence value). */
+// deno-lint-ignore no-explicit-any
+function historyOf(qb: any, kind: "created" | "changed", by: UnitChangeBy, now: Date) {
+  return qb.insertInto("unit_history")
+    .columns(["id", "unit_id", "kind", "status", "condition", "source", "actor_id", "at"])
+    // deno-lint-ignore no-explicit-any
+    .expression((eb: any) =>
+      eb.selectFrom("u").select([
+        sql`gen_random_uuid()`.as("id"),
+        "u.id",
+        sql`${kind}`.as("kind"),
+        "u.status",
+        "u.condition",
+        sql`${by.source}`.as("source"),
+        sql`${by.actorId}::uuid`.as("actor_id"),
+        sql`${now}::timestamptz`.as("at"),
+      ])
+    );
+}
+
+type UnitUpdate = UpdateQueryBuilder<Database, "units", "units", UpdateResult>;
+
+/**
+ * Changes a live unit; undefined when there is none (or, with `onlyIf`, when it is not in
+ * that status or of that product: the check and the change are one statement, so of two
+ * callers racing for an in-stock unit exactly one gets it).
+ */
 export async function updateUnit(
   db: Db,
   id: string,
@@ -98,15 +140,31 @@ export async function updateUnit(
     notes?: string | null;
   },
   now: Date,
+  by: UnitChangeBy = UNKNOWN_CHANGE,
+  onlyIf: { status?: string; productId?: string } = {},
 ): Promise<UnitRecord | undefined> {
-  const row = await db.updateTable("units").set({
-    ...(changes.serialNumber !== undefined ? { serial_number: changes.serialNumber } : {}),
-    ...(changes.status !== undefined ? { status: changes.status } : {}),
-    ...(changes.condition !== undefined ? { condition: changes.condition } : {}),
-    ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
-    updated_at: now,
-  }).where("id", "=", id).where("deleted_at", "is", null)
-    .returning(unitColumns).executeTakeFirst();
+  const guarded = (q: UnitUpdate) => {
+    let query = q;
+    if (onlyIf.status !== undefined) query = query.where("status", "=", onlyIf.status);
+    if (onlyIf.productId !== undefined) query = query.where("product_id", "=", onlyIf.productId);
+    return query;
+  };
+  const update = (qb: Db) =>
+    guarded(
+      qb.updateTable("units").set({
+        ...(changes.serialNumber !== undefined ? { serial_number: changes.serialNumber } : {}),
+        ...(changes.status !== undefined ? { status: changes.status } : {}),
+        ...(changes.condition !== undefined ? { condition: changes.condition } : {}),
+        ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
+        updated_at: now,
+      }).where("id", "=", id).where("deleted_at", "is", null),
+    ).returning(unitColumns);
+  // A change of status or condition is written to the unit's history in the same statement.
+  const row = changes.status === undefined && changes.condition === undefined
+    ? await update(db).executeTakeFirst()
+    : await db.with("u", (qb) => update(qb as unknown as Db))
+      .with("h", (qb) => historyOf(qb, "changed", by, now))
+      .selectFrom("u").select(unitColumns).executeTakeFirst();
   return row && toUnit(row);
 }
 

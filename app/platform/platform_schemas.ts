@@ -69,6 +69,8 @@ export const configSchema = z.object({
   lessonSessionWindowDays: z.int().min(1).max(366),
   registrationOpen: z.boolean(),
   upload: z.object({ maxBytes: z.int().min(1), maxFilesPerEntity: z.int().min(1) }),
+  repairEstimateTolerancePercent: z.string(),
+  rentalGraceDays: z.int().min(0).max(365),
 });
 
 export type RuntimeConfig = z.output<typeof configSchema>;
@@ -83,6 +85,8 @@ export const DEFAULT_CONFIG: RuntimeConfig = {
   // Closed unless the owner opens it (API §2/§4); the very first user can always register.
   registrationOpen: false,
   upload: { maxBytes: 10 * 1024 * 1024, maxFilesPerEntity: 20 },
+  repairEstimateTolerancePercent: "10.00",
+  rentalGraceDays: 10,
 };
 
 /** PATCH /config: every field optional, nested objects merged into the current value. */
@@ -103,6 +107,10 @@ export const updateConfigBody = z.strictObject({
     maxBytes: z.int().min(1).max(1024 * 1024 * 1024).optional(),
     maxFilesPerEntity: z.int().min(1).max(10_000).optional(),
   }).optional(),
+  repairEstimateTolerancePercent: percent.optional(),
+  rentalGraceDays: z.int().min(0).max(365).optional().describe(
+    "Days after its due date before an unpaid rental charge is past due",
+  ),
 });
 
 export const moduleSchema = z.object({

@@ -7,9 +7,10 @@
  * paid repair ticket to picked_up. Three queries for a sale without units (plus
  * BEGIN/COMMIT): the row lock; the transaction with its lines, payments and open drawer
  * sessions (read once the lock is held, so nothing committed meanwhile is missed); then
- * stock + status in one statement (data-modifying CTEs).
+ * stock + status in one statement (data-modifying CTEs). A repair_payment adds the repairs
+ * port's three (the ticket's lock, its payments so far, its status change with history).
  */
-import { parseMoney } from "../../domain/money.ts";
+import { parseMoney, sumCents } from "../../domain/money.ts";
 import { pickOpenSession } from "../../domain/pos/drawer_choice.ts";
 import { stockDeltas } from "../../domain/pos/stock_effects.ts";
 import { assertCanComplete } from "../../domain/pos/transaction_status.ts";
@@ -20,9 +21,10 @@ import {
   completeTransactionRow,
   lockTransactionForCompletion,
 } from "./complete_transaction_repo.ts";
+import { settleRentalSide } from "./rental_payment_lines.ts";
 import { applyUnitStatuses } from "./stock_effects.ts";
 import { type TransactionJson, transactionJson } from "./transaction_json.ts";
-import { checkRepairTicketPayable, transactionNotFound } from "./transactions.ts";
+import { repairTicketPort, transactionNotFound } from "./transactions.ts";
 import { lockTransactionRow } from "./transactions_repo.ts";
 
 export async function completeTransaction(
@@ -43,10 +45,15 @@ export async function completeTransaction(
     assertCanComplete({ ...tx, balanceDueCents });
     const now = deps.clock.now();
     if (tx.type === "repair_payment" && tx.repairTicketId) {
-      await checkRepairTicketPayable(deps, trx, tx.repairTicketId);
-      await deps.repairTickets!.markPickedUp(trx, tx.repairTicketId, actingUserId(actor));
+      // Under the ticket's lock: exists, not cancelled, not paid twice over; then picked up.
+      await repairTicketPort(deps).markPickedUp(trx, tx.repairTicketId, actingUserId(actor), {
+        transactionId: tx.id,
+        amountCents: sumCents(items.map((item) => parseMoney(item.net))),
+      });
     }
-    await applyUnitStatuses(trx, items, -1, now);
+    // A rental_payment's charges are paid (locked, never twice); a buyout ends its rental.
+    await settleRentalSide(deps, trx, tx, items, actingUserId(actor), now);
+    await applyUnitStatuses(trx, items, -1, now, { actorId: actingUserId(actor), source: "sale" });
     const updated = await completeTransactionRow(
       trx,
       tx.id,

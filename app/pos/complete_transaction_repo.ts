@@ -51,7 +51,8 @@ export async function lockTransactionForCompletion(
         SELECT json_agg(json_build_object(
           'id', ti.id, 'transaction_id', ti.transaction_id, 'kind', ti.kind,
           'product_id', ti.product_id, 'unit_id', ti.unit_id,
-          'original_item_id', ti.original_item_id, 'description', ti.description,
+          'original_item_id', ti.original_item_id, 'rental_charge_id', ti.rental_charge_id,
+          'description', ti.description,
           'quantity', ti.quantity, 'unit_price', ti.unit_price::text,
           'tax_category', ti.tax_category, 'is_consumable', ti.is_consumable,
           'gross', ti.gross::text, 'discount', ti.discount::text, 'net', ti.net::text,

@@ -8,7 +8,7 @@
 import { NotFoundError } from "../../domain/errors.ts";
 import { formatMoney, parseMoney } from "../../domain/money.ts";
 import { assertUnitLineQuantity, assertUnitNotOnSale } from "../../domain/pos/sale_rules.ts";
-import { assertEditable } from "../../domain/pos/transaction_status.ts";
+import { assertEditable, assertLinesChangeable } from "../../domain/pos/transaction_status.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import {
@@ -81,6 +81,7 @@ export async function addItem(
     if (!mayBeReduced) return false;
     const tx = await requireTransaction(deps.db, transactionId);
     assertEditable(tx);
+    assertLinesChangeable(tx);
     const [line] = await resolveLines(deps.db, [lineInput], (_i, f) => f);
     return (await review(deps.db, tx, line!, await findItems(deps.db, tx.id))).needed;
   };
@@ -106,6 +107,7 @@ async function insertLine(
   return await withTransaction(deps.db, async (trx) => {
     const tx = await requireLockedTransaction(trx, transactionId);
     assertEditable(tx);
+    assertLinesChangeable(tx);
     const now = deps.clock.now();
     const [line] = await resolveLines(trx, [lineInput], (_i, f) => f);
     const existing = await findItems(trx, tx.id);
@@ -147,6 +149,7 @@ function changedItem(
   const item = items.find((i) => i.id === itemId);
   if (!item) throw itemNotOnTransaction(itemId, tx.id);
   assertEditable(tx);
+  assertLinesChangeable(tx);
   if (item.unitId && input.quantity !== undefined) {
     assertUnitLineQuantity(input.quantity, "quantity");
   }
@@ -222,6 +225,7 @@ export async function removeItem(
     const items = await findItems(trx, tx.id);
     if (!items.some((i) => i.id === itemId)) throw itemNotOnTransaction(itemId, tx.id);
     assertEditable(tx);
+    assertLinesChangeable(tx);
     await deleteItemRow(trx, itemId);
     const now = deps.clock.now();
     const context = await pricingContext(trx, tx.accountId, now);

@@ -11,6 +11,7 @@ export interface ItemRecord {
   productId: string | null;
   unitId: string | null;
   originalItemId: string | null;
+  rentalChargeId: string | null;
   description: string;
   quantity: number;
   unitPrice: string;
@@ -39,6 +40,7 @@ export function toItem(row: ItemRow): ItemRecord {
     productId: row.product_id,
     unitId: row.unit_id,
     originalItemId: row.original_item_id,
+    rentalChargeId: row.rental_charge_id ?? null,
     description: row.description,
     quantity: row.quantity,
     unitPrice: row.unit_price,
@@ -62,6 +64,7 @@ export interface NewItem {
   productId: string | null;
   unitId: string | null;
   originalItemId?: string | null;
+  rentalChargeId?: string | null;
   description: string;
   quantity: number;
   unitPrice: string;
@@ -83,6 +86,7 @@ export async function insertItems(db: Db, items: readonly NewItem[]): Promise<It
     product_id: i.productId,
     unit_id: i.unitId,
     original_item_id: i.originalItemId ?? null,
+    rental_charge_id: i.rentalChargeId ?? null,
     description: i.description,
     quantity: i.quantity,
     unit_price: i.unitPrice,

@@ -39,7 +39,7 @@ export interface DrawerAdjustmentTable {
   created_at: Timestamp;
 }
 
-export type TransactionType = "sale" | "repair_payment" | "refund";
+export type TransactionType = "sale" | "repair_payment" | "rental_payment" | "refund";
 export type TransactionStatus = "pending" | "complete" | "voided";
 
 export interface TransactionTable {
@@ -52,6 +52,8 @@ export interface TransactionTable {
   account_id: string | null;
   drawer_session_id: string | null;
   repair_ticket_id: string | null;
+  /** A buyout sale's rental (API §13). */
+  rental_id: string | null;
   original_transaction_id: string | null;
   discount_kind: "percent" | "amount" | null;
   discount_value: Numeric | null;
@@ -81,6 +83,8 @@ export interface TransactionItemTable {
   product_id: string | null;
   unit_id: string | null;
   original_item_id: string | null;
+  /** The rental charge a rental_payment line pays (API §13). */
+  rental_charge_id: string | null;
   description: string;
   quantity: number;
   unit_price: Numeric;

@@ -13,7 +13,7 @@ import {
   unitStatusAfter,
 } from "../../domain/pos/stock_effects.ts";
 import type { Database } from "../db/database.ts";
-import { adjustStockOfProducts, setUnitStatus } from "../inventory/stock.ts";
+import { adjustStockOfProducts, setUnitStatus, type UnitChangeBy } from "../inventory/stock.ts";
 import { lockUnits } from "../inventory/stock_repo.ts";
 
 /**
@@ -26,8 +26,9 @@ export async function applyStock(
   lines: readonly StockLine[],
   sign: StockSign,
   now: Date,
+  by?: UnitChangeBy,
 ): Promise<void> {
-  await applyUnitStatuses(trx, lines, sign, now);
+  await applyUnitStatuses(trx, lines, sign, now, by);
   await adjustStockOfProducts(trx, stockDeltas(lines, sign), now);
 }
 
@@ -37,10 +38,13 @@ export async function applyUnitStatuses(
   lines: ReadonlyArray<Pick<StockLine, "unitId">>,
   sign: StockSign,
   now: Date,
+  by?: UnitChangeBy,
 ): Promise<void> {
   const unitIds = unitIdsOf(lines);
   if (unitIds.length === 0) return;
   const units = await lockUnits(trx, unitIds);
   if (sign < 0) assertUnitsStillInStock(units);
-  for (const unitId of unitIds) await setUnitStatus(trx, unitId, unitStatusAfter(sign), now);
+  for (const unitId of unitIds) {
+    await setUnitStatus(trx, unitId, unitStatusAfter(sign), now, by);
+  }
 }

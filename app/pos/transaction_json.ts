@@ -11,6 +11,7 @@ export function itemJson(item: ItemRecord) {
     productId: item.productId,
     unitId: item.unitId,
     originalItemId: item.originalItemId,
+    rentalChargeId: item.rentalChargeId,
     description: item.description,
     quantity: item.quantity,
     unitPrice: item.unitPrice,
@@ -54,6 +55,7 @@ export function transactionSummaryJson(tx: TransactionRecord) {
     accountId: tx.accountId,
     drawerSessionId: tx.drawerSessionId,
     repairTicketId: tx.repairTicketId,
+    rentalId: tx.rentalId,
     originalTransactionId: tx.originalTransactionId,
     discount: tx.discountKind && tx.discountValue !== null
       ? { kind: tx.discountKind, value: tx.discountValue }

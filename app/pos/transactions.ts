@@ -6,6 +6,8 @@
 import type { Transaction } from "kysely";
 import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
 import {
+  assertItemsGiven,
+  assertRentalChargeReference,
   assertRepairTicketPayable,
   assertRepairTicketReference,
   type SaleLine,
@@ -25,6 +27,8 @@ import { findPayments } from "./payments_repo.ts";
 import type { CreateTransactionInput } from "./pos_schemas.ts";
 import { pricingContext, totalsColumns, totalsOf } from "./pricing.ts";
 import { findRegister } from "./registers_repo.ts";
+import { rentalPaymentInputs } from "./rental_payment_lines.ts";
+import type { RepairTicketPort } from "./repair_ticket_port.ts";
 import { newItemRows, resolveLines } from "./sale_lines.ts";
 import { type Approver, withApproval } from "./overrides.ts";
 import {
@@ -86,7 +90,7 @@ export async function listTransactions(
 const itemPath = (i: number, f: string) => `items[${i}].${f}`;
 
 /** A line that names a product (or unit) and sets its own price may be priced below it. */
-function mayBeReduced(item: CreateTransactionInput["items"][number]): boolean {
+function mayBeReduced(item: NonNullable<CreateTransactionInput["items"]>[number]): boolean {
   return item.unitPrice !== undefined &&
     (item.productId !== undefined || item.unitId !== undefined);
 }
@@ -98,8 +102,8 @@ async function reviewNewLines(
   input: CreateTransactionInput,
   lines?: readonly SaleLine[],
 ): Promise<PriceReview> {
-  if (!input.items.some(mayBeReduced)) return NO_PRICE_REVIEW;
-  const resolved = lines ?? await resolveLines(db, input.items, itemPath);
+  if (!input.items?.some(mayBeReduced)) return NO_PRICE_REVIEW;
+  const resolved = lines ?? await resolveLines(db, input.items ?? [], itemPath);
   return await reviewLinePrices(db, config, [], resolved, null);
 }
 
@@ -113,6 +117,8 @@ export async function createTransaction(
   input: CreateTransactionInput,
 ): Promise<TransactionJson> {
   assertRepairTicketReference(input.type, input.repairTicketId);
+  assertRentalChargeReference(input.type, input.rentalChargeIds);
+  assertItemsGiven(input.type, input.items);
   const config = await getRuntimeConfig(deps.db);
   return await withApproval(
     deps,
@@ -152,13 +158,26 @@ async function insertSale(
     if (input.accountId && !(await findAccount(trx, input.accountId))) {
       throw new InvalidReferenceError("accountId", `Account "${input.accountId}" does not exist`);
     }
+    // A repair is billed to its ticket's account unless the cashier names another (so a
+    // tax-exempt school's repair is not taxed because the account was left out).
+    let accountId = input.accountId ?? null;
     if (input.type === "repair_payment") {
       await checkRepairTicketPayable(deps, trx, input.repairTicketId!);
+      accountId ??= await repairTicketPort(deps).findTicketAccountId(trx, input.repairTicketId!) ??
+        null;
     }
-    const lines = await resolveLines(trx, input.items, itemPath);
+    // A rental_payment pays charges (one line each), billed to their rental's account.
+    const rental = input.type === "rental_payment"
+      ? await rentalPaymentInputs(deps, trx, input.rentalChargeIds!)
+      : undefined;
+    if (rental) accountId ??= rental.accountId;
+    // A repair_payment without items takes its ticket's lines (the repairs feature's rule).
+    const inputs = rental?.inputs ?? input.items ??
+      await repairTicketPort(deps).paymentLines(trx, input.repairTicketId!);
+    const lines = await resolveLines(trx, inputs, itemPath);
     const review = await reviewNewLines(trx, config, input, lines);
     const approver = approval(review.needed);
-    const context = await pricingContext(trx, input.accountId ?? null, now);
+    const context = await pricingContext(trx, accountId, now);
     const totals = totalsOf(lines, null, context);
     const tx = await insertTransaction(trx, {
       id: deps.ids.uuid(),
@@ -166,14 +185,18 @@ async function insertSale(
       status: "pending",
       locationId: input.locationId,
       registerId: input.registerId ?? null,
-      accountId: input.accountId ?? null,
+      accountId,
       repairTicketId: input.repairTicketId ?? null,
       taxExempt: context.taxExempt,
       createdBy: actingUserId(actor),
       totals: totalsColumns(totals),
       now,
     });
-    const items = await insertItems(trx, newItemRows(deps, tx.id, lines, totals, 0, now));
+    const items = await insertItems(
+      trx,
+      newItemRows(deps, tx.id, lines, totals, 0, now)
+        .map((row, i) => ({ ...row, rentalChargeId: rental?.chargeIds[i] ?? null })),
+    );
     await auditPriceReductions(deps, trx, actor, tx.id, items, review, approver);
     return transactionJson(tx, items, []);
   });
@@ -188,9 +211,13 @@ export async function checkRepairTicketPayable(
   trx: Db,
   ticketId: string,
 ): Promise<void> {
-  const port = deps.repairTickets;
-  if (!port) {
+  assertRepairTicketPayable(ticketId, await repairTicketPort(deps).findTicketStatus(trx, ticketId));
+}
+
+/** The repairs feature's port, or 400 invalid_reference when no repairs feature provides it. */
+export function repairTicketPort(deps: Pick<AppDeps, "repairTickets">): RepairTicketPort {
+  if (!deps.repairTickets) {
     throw new InvalidReferenceError("repairTicketId", "Repair tickets are not available");
   }
-  assertRepairTicketPayable(ticketId, await port.findTicketStatus(trx, ticketId));
+  return deps.repairTickets;
 }

@@ -21,6 +21,7 @@ export interface TransactionRecord {
   accountId: string | null;
   drawerSessionId: string | null;
   repairTicketId: string | null;
+  rentalId: string | null;
   originalTransactionId: string | null;
   discountKind: "percent" | "amount" | null;
   discountValue: string | null;
@@ -56,6 +57,7 @@ export function toTransaction(row: TransactionRow): TransactionRecord {
     accountId: row.account_id,
     drawerSessionId: row.drawer_session_id,
     repairTicketId: row.repair_ticket_id,
+    rentalId: row.rental_id ?? null,
     originalTransactionId: row.original_transaction_id,
     discountKind: row.discount_kind,
     discountValue: row.discount_value,
@@ -95,6 +97,7 @@ export interface NewTransaction {
   accountId: string | null;
   drawerSessionId?: string | null;
   repairTicketId: string | null;
+  rentalId?: string | null;
   originalTransactionId?: string | null;
   taxExempt: boolean;
   reason?: string | null;
@@ -117,6 +120,7 @@ export async function insertTransaction(db: Db, v: NewTransaction): Promise<Tran
     account_id: v.accountId,
     drawer_session_id: v.drawerSessionId ?? null,
     repair_ticket_id: v.repairTicketId,
+    rental_id: v.rentalId ?? null,
     original_transaction_id: v.originalTransactionId ?? null,
     tax_exempt: v.taxExempt,
     reason: v.reason ?? null,

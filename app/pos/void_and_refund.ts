@@ -19,6 +19,7 @@ import { chooseOpenSession } from "./drawers.ts";
 import { addRefundedAmounts, findItemsWithProductType, insertItems } from "./items_repo.ts";
 import { approvalDetails, approveAction } from "./overrides.ts";
 import { findPayments, insertPayment, type PaymentRecord } from "./payments_repo.ts";
+import { undoRentalSide } from "./rental_payment_lines.ts";
 import { applyStock } from "./stock_effects.ts";
 import { type TransactionJson, transactionJson } from "./transaction_json.ts";
 import { requireLockedTransaction, requireTransaction } from "./transactions.ts";
@@ -59,7 +60,9 @@ export async function voidTransaction(
           `Cannot void transaction "${tx.id}": part of it was refunded`,
         );
       }
-      await applyStock(trx, items, 1, now);
+      await applyStock(trx, items, 1, now, { actorId: actingUserId(actor), source: "void" });
+      // Its rental charges are unpaid again; a voided buyout leaves the rental active.
+      await undoRentalSide(deps, trx, tx, items, actingUserId(actor), now, true);
     }
     const updated = await updateTransaction(trx, tx.id, {
       status: "voided",
@@ -217,6 +220,17 @@ export async function refundTransaction(
       })),
       1,
       now,
+      { actorId: actingUserId(actor), source: "refund" },
+    );
+    // Refunded rental_payment lines reopen the charges they paid.
+    await undoRentalSide(
+      deps,
+      trx,
+      original,
+      lines.map(({ item }) => item),
+      actingUserId(actor),
+      now,
+      false,
     );
     await audit(deps, trx, actor, {
       action: "pos.refund_created",

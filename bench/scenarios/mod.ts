@@ -8,6 +8,10 @@ import { productsSearch } from "./products_search.ts";
 import { accountsSearch } from "./accounts_search.ts";
 import { lessonsGenerate } from "./lessons_generate.ts";
 import { posComplete } from "./pos_complete.ts";
+import { repairsPaymentQueries, repairsReadyForPickup, repairsSearch } from "./repairs.ts";
+import { storageChildren, storageDeepFile } from "./storage_hub.ts";
+import { vaultReveal } from "./vault_reveal.ts";
+import { rentalsBilling, rentalsOverdue, rentalsPastDue, unitTimeline } from "./rentals.ts";
 
 export const SCENARIOS: ReadonlyArray<AnyScenario> = [
   locationsList,
@@ -15,4 +19,14 @@ export const SCENARIOS: ReadonlyArray<AnyScenario> = [
   accountsSearch,
   lessonsGenerate,
   posComplete,
+  repairsSearch,
+  repairsReadyForPickup,
+  repairsPaymentQueries,
+  storageChildren,
+  storageDeepFile,
+  vaultReveal,
+  rentalsOverdue,
+  rentalsPastDue,
+  unitTimeline,
+  rentalsBilling,
 ];

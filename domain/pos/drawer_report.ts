@@ -4,7 +4,8 @@
  * timestamps) is built by `app/pos/report_json.ts`.
  *
  * Definitions (API §8):
- * - Counted transactions = `complete` transactions of type `sale` or `repair_payment`.
+ * - Counted transactions = `complete` transactions of type `sale`, `repair_payment` or
+ *   `rental_payment`.
  *   Refund transactions (type `refund`, status `complete`) are refunds. Voided (and pending)
  *   transactions count nowhere: not in counts, sums, payments or cash.
  * - `transactionCount` = number of counted transactions.
@@ -162,9 +163,10 @@ export interface DrawerReportInput {
   generatedAt: Date;
 }
 
-/** Whether a transaction counts as a sale in reports (complete sale or repair_payment). */
+/** Whether a transaction counts as a sale in reports (complete sale, repair or rental payment). */
 export function isCountedSale(tx: Pick<ReportTransaction, "type" | "status">): boolean {
-  return tx.status === "complete" && (tx.type === "sale" || tx.type === "repair_payment");
+  return tx.status === "complete" &&
+    (tx.type === "sale" || tx.type === "repair_payment" || tx.type === "rental_payment");
 }
 
 /** Whether a transaction is a refund that counts in reports (complete refund). */

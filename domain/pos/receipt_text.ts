@@ -234,6 +234,7 @@ const METHOD_LABELS: Record<PaymentMethod, string> = {
 const TYPE_TITLES: Record<TransactionType, string> = {
   sale: "SALE",
   repair_payment: "REPAIR PAYMENT",
+  rental_payment: "RENTAL PAYMENT",
   refund: "REFUND",
 };
 

@@ -223,6 +223,50 @@ export function assertRepairTicketReference(
   }
 }
 
+/**
+ * A sale starts with its lines; only a repair_payment may leave them to its ticket, and a
+ * rental_payment takes its lines from its charges (it has no `items`).
+ */
+export function assertItemsGiven(type: TransactionType, items: readonly unknown[] | undefined) {
+  if (type === "rental_payment") {
+    if (items !== undefined) {
+      throw new ValidationError([{
+        path: "items",
+        message: "A rental_payment has one line per rental charge: give rentalChargeIds instead",
+      }]);
+    }
+    return;
+  }
+  if (items === undefined && type !== "repair_payment") {
+    throw new ValidationError([{ path: "items", message: "Required" }]);
+  }
+}
+
+/** Only a `rental_payment` names rental charges, and it must (each at most once). */
+export function assertRentalChargeReference(
+  type: TransactionType,
+  rentalChargeIds: readonly string[] | undefined,
+): void {
+  if (type === "rental_payment" && !rentalChargeIds) {
+    throw new ValidationError([{
+      path: "rentalChargeIds",
+      message: "Required for a rental_payment transaction",
+    }]);
+  }
+  if (type !== "rental_payment" && rentalChargeIds) {
+    throw new ValidationError([{
+      path: "rentalChargeIds",
+      message: "Only rental_payment transactions pay rental charges",
+    }]);
+  }
+  if (rentalChargeIds && new Set(rentalChargeIds).size !== rentalChargeIds.length) {
+    throw new ValidationError([{
+      path: "rentalChargeIds",
+      message: "A charge may be named only once",
+    }]);
+  }
+}
+
 /** A repair ticket can be paid when it exists (`status` known) and is not cancelled. */
 export function assertRepairTicketPayable(ticketId: string, status: string | undefined): void {
   if (status === undefined) {

@@ -9,14 +9,17 @@
  * - `void`: a pending transaction, or a complete one whose drawer session is still open.
  *   Refund transactions are final and cannot be voided (a mistaken refund is corrected by a
  *   new sale). Voided is terminal.
- * - Refunds: only complete `sale` and `repair_payment` transactions can be refunded.
+ * - Refunds: only complete `sale`, `repair_payment` and `rental_payment` transactions can be
+ *   refunded.
+ * - The lines of a `rental_payment` (one per rental charge) and of a rental buyout are fixed
+ *   when it starts: they cannot be added, changed or removed.
  *
  * Every refused move is a ConflictError `invalid_transition` (409), except the balance rule.
  */
 import { ConflictError } from "../errors.ts";
 import type { Cents } from "../money.ts";
 
-export type TransactionType = "sale" | "repair_payment" | "refund";
+export type TransactionType = "sale" | "repair_payment" | "rental_payment" | "refund";
 export type TransactionStatus = "pending" | "complete" | "voided";
 
 export interface TransactionState {
@@ -69,7 +72,21 @@ export function assertCanVoid(tx: TransactionState & { drawerSessionOpen: boolea
   refuse(tx, "void");
 }
 
-/** Refunding: only complete sale and repair_payment transactions. */
+/** Lines of a rental_payment or of a rental buyout sale are fixed (409 invalid_transition). */
+export function assertLinesChangeable(
+  tx: TransactionState & { rentalId?: string | null },
+): void {
+  if (tx.type === "rental_payment" || tx.rentalId) {
+    throw new ConflictError(
+      "invalid_transition",
+      `The lines of ${
+        tx.id ? `transaction "${tx.id}"` : "the transaction"
+      } pay rental charges or a rental buyout: they cannot be changed (void it and start again)`,
+    );
+  }
+}
+
+/** Refunding: only complete sale, repair_payment and rental_payment transactions. */
 export function assertCanRefund(tx: TransactionState): void {
   if (tx.type === "refund") {
     throw new ConflictError("invalid_transition", "A refund cannot itself be refunded");

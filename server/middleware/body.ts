@@ -23,9 +23,18 @@ export type BodyKind = "json" | "multipart";
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const MULTIPART_TYPE = /^multipart\/form-data\s*;/i;
 
-/** Whether the request carries a body at all (an empty declared length counts as none). */
+/**
+ * Whether the request carries a body at all. An empty declared length counts as none, and so
+ * does a request that declares nothing about one (no Content-Length, Transfer-Encoding or
+ * Content-Type): HTTP/1.1 gives it no body, but Deno.serve still hands over an (empty)
+ * stream, so `curl -X POST` to a route without a body would otherwise be a 415.
+ */
 export function hasBody(request: Request): boolean {
-  return request.body !== null && request.headers.get("Content-Length") !== "0";
+  if (request.body === null) return false;
+  const headers = request.headers;
+  const length = headers.get("Content-Length");
+  if (length !== null) return length.trim() !== "0";
+  return headers.has("Transfer-Encoding") || headers.has("Content-Type");
 }
 
 /** 415 unless the request's Content-Type is one the route takes; call before reading. */

@@ -74,6 +74,13 @@ export class TracingDatabase {
     return query;
   }
 
+  /** Every statement `run` sends through `this.db`, in order. */
+  async queriesOf(run: () => Promise<unknown>): Promise<CompiledQuery[]> {
+    this.#captured.length = 0;
+    await run();
+    return [...this.#captured];
+  }
+
   close(): Promise<void> {
     return this.db.destroy();
   }

@@ -84,6 +84,8 @@ Deno.test("public routes are exactly the documented ones", () => {
     /^\/v1\/auth\/(register|login|forgot-password|reset-password|pin-login)$/,
     // Signed-URL downloads carry their own signature; no other /files route is public.
     /^\/v1\/files\/serve\/\*$/,
+    // The storage hub's signed-URL downloads (API §11), likewise.
+    /^\/v1\/storage\/files\/:id\/content$/,
   ];
   const unexpected = t.routes.filter((r) => r.spec.access === "public")
     .filter((r) => !allowed.some((pattern) => pattern.test(r.fullPath)))

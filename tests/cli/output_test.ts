@@ -43,14 +43,16 @@ const DATA_COMMANDS = [
   "ops report z",
   "ops report daily",
   "ops lessons generate",
+  "ops rentals bill",
   "ops user create",
   "ops user reset-link",
   "ops login",
   "ops whoami",
+  "ops vault status",
 ];
 
 Deno.test("every command's help has an Examples and an Environment section", () => {
-  assertEquals(LEAVES.length, 17);
+  assertEquals(LEAVES.length, 23);
   for (const command of LEAVES) {
     const help = helpOf(command);
     assertMatch(help, /\nExamples:\n {2}\$ deno task ops /, pathOf(command));

@@ -170,3 +170,35 @@ Deno.test("the OpenAPI document states the body rules", async () => {
   const upload = JSON.stringify(doc.paths["/v1/files"].post);
   assert(upload.includes("413") && upload.includes("415"));
 });
+
+/** One raw HTTP/1.1 request over TCP to a real listener serving the app; the status line. */
+async function rawRequest(head: string, body = ""): Promise<string> {
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, t.app.fetch);
+  try {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+    try {
+      await conn.write(new TextEncoder().encode(`${head}\r\nConnection: close\r\n\r\n${body}`));
+      const answer = new Uint8Array(4096);
+      const n = await conn.read(answer);
+      return new TextDecoder().decode(answer.subarray(0, n ?? 0)).split("\r\n")[0]!;
+    } finally {
+      conn.close();
+    }
+  } finally {
+    await server.shutdown();
+  }
+}
+
+Deno.test("a POST that declares no body (curl -X POST) reaches a route that takes none: no 415", async () => {
+  const path = `/v1/tax-exemptions/${UNKNOWN_ID}/approve`;
+  const auth = `Authorization: Bearer ${approver.token}`;
+  const bare = await rawRequest(`POST ${path} HTTP/1.1\r\nHost: shop.test\r\n${auth}`);
+  assertEquals(bare, "HTTP/1.1 404 Not Found", "the route ran: the exemption does not exist");
+  // A body that is declared is still checked for its type.
+  const declared = await rawRequest(
+    `POST ${path} HTTP/1.1\r\nHost: shop.test\r\n${auth}\r\nContent-Type: text/plain\r\n` +
+      "Content-Length: 5",
+    "hello",
+  );
+  assertEquals(declared, "HTTP/1.1 415 Unsupported Media Type");
+});

@@ -53,6 +53,8 @@ Deno.test("with a registered repair-ticket port, completing a repair_payment mov
   const pickedUp: Array<{ id: string; actorId: string }> = [];
   const fake: RepairTicketPort = {
     findTicketStatus: (_trx, id) => Promise.resolve(tickets.get(id)),
+    paymentLines: () => Promise.resolve([]),
+    findTicketAccountId: () => Promise.resolve(undefined),
     markPickedUp: (_trx, id, actorId) => {
       pickedUp.push({ id, actorId });
       tickets.set(id, "picked_up");

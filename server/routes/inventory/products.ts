@@ -170,20 +170,24 @@ export function productRoutes(deps: AppDeps): ApiRouter {
       await requireProduct(deps.db, params.id);
       return c.json(await listUnits(deps.db, params.id, query));
     })
-    .route({
-      method: "post",
-      path: "/:id/units",
-      summary: "Add a unit to a serialized or rental product",
-      description: "Only products of type serialized or rental have units (else 409 " +
-        "`invalid_product_type`). `status` (default in_stock) and `condition` (default new) " +
-        "must exist in /lookups/unit-statuses and /lookups/item-conditions (else 400 " +
-        "`invalid_reference`). A serial number is unique per product (409 `duplicate`).",
-      access: "inventory.edit",
-      params: idParams,
-      body: createUnitBody,
-      responses: { 201: { description: "The new unit", schema: unitSchema } },
-      errors: { 400: ["invalid_reference"], 409: ["duplicate", "invalid_product_type"] },
-    }, async (c, { params, body }) => c.json(await createUnit(deps, params.id, body), 201))
+    .route(
+      {
+        method: "post",
+        path: "/:id/units",
+        summary: "Add a unit to a serialized or rental product",
+        description: "Only products of type serialized or rental have units (else 409 " +
+          "`invalid_product_type`). `status` (default in_stock) and `condition` (default new) " +
+          "must exist in /lookups/unit-statuses and /lookups/item-conditions (else 400 " +
+          "`invalid_reference`). A serial number is unique per product (409 `duplicate`).",
+        access: "inventory.edit",
+        params: idParams,
+        body: createUnitBody,
+        responses: { 201: { description: "The new unit", schema: unitSchema } },
+        errors: { 400: ["invalid_reference"], 409: ["duplicate", "invalid_product_type"] },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await createUnit(deps, params.id, body, actor), 201),
+    )
     .route({
       method: "get",
       path: "/:id/consignment",

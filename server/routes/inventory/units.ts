@@ -32,7 +32,7 @@ export function unitRoutes(deps: AppDeps): ApiRouter {
       body: updateUnitBody,
       responses: { 200: { description: "The unit", schema: unitSchema } },
       errors: { 400: ["invalid_reference"], 409: ["duplicate"] },
-    }, async (c, { params, body }) => c.json(await changeUnit(deps, params.id, body)))
+    }, async (c, { params, body, actor }) => c.json(await changeUnit(deps, params.id, body, actor)))
     .route({
       method: "delete",
       path: "/:id",

@@ -75,11 +75,13 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         "both are required); `taxCategory` service for labor lines, else the product's tax " +
         "category, else goods. Consumable or inactive products → 400 `not_sellable`; a unit " +
         "not in stock → 409 `unit_unavailable`. An account with an approved, unexpired tax " +
-        "exemption pays no tax. `type` defaults to `sale`. `repair_payment` needs " +
-        "`repairTicketId` (a cancelled ticket → 409 `invalid_transition`); until the repairs " +
-        "module registers its repair-ticket port (app/pos/repair_ticket_port.ts), every " +
-        "`repair_payment` is refused with 400 `invalid_reference` (repair tickets are not " +
-        "available). " + PRICE_BELOW_CATALOGUE + " Supports `Idempotency-Key`.",
+        "exemption pays no tax. `type` defaults to `sale`; `items` are required except for a " +
+        "`repair_payment`, which needs `repairTicketId` (unknown or deleted → 400 " +
+        "`invalid_reference`, cancelled → 409 `invalid_transition`) and without `items` gets " +
+        "its ticket's customer-facing line items (labor taxed as service, parts as goods) while " +
+        "nothing is paid on the ticket, else one line `Balance due, repair R-…` of its " +
+        "`balanceDue` (none when nothing is due). " + PRICE_BELOW_CATALOGUE +
+        " Supports `Idempotency-Key`.",
       access: "pos.edit",
       idempotent: true,
       body: createTransactionBody,
@@ -199,8 +201,11 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
           "due (409 `balance_due`). Recorded against the open session of `registerId`, else the " +
           "location's only open session (several → 400 `register_required`, unless the " +
           "transaction's own register has one open). Decrements stock of non-serialized " +
-          "products, marks units sold, moves a paid repair ticket to picked_up. Completing " +
-          "twice → 409 `invalid_transition`. Supports `Idempotency-Key`.",
+          "products, marks units sold. A repair_payment moves its ticket to picked_up from any " +
+          "non-terminal status (picked_up and delivered stay), checked under a lock on the " +
+          "ticket: a cancelled ticket → 409 `invalid_transition`, a pre-tax amount (Σ net of " +
+          "the lines) above the ticket's `balanceDue` → 409 `overpayment`. Completing twice → " +
+          "409 `invalid_transition`. Supports `Idempotency-Key`.",
         access: "pos.edit",
         idempotent: true,
         params: idParams,
@@ -208,7 +213,13 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         responses: { 200: { description: "The transaction", schema: transactionSchema } },
         errors: {
           400: ["register_required", "invalid_reference"],
-          409: ["invalid_transition", "drawer_not_open", "balance_due", "unit_unavailable"],
+          409: [
+            "invalid_transition",
+            "drawer_not_open",
+            "balance_due",
+            "unit_unavailable",
+            "overpayment",
+          ],
         },
       },
       async (c, { params, body, actor }) =>

@@ -1,0 +1,109 @@
+/**
+ * The rentals feature's side of payment at the POS (API §13): the port the POS owns
+ * (app/pos/rental_port.ts), filled in by `createDeps`. A rental_payment's lines are the
+ * charges it pays; completing it locks those charges (in id order) and pays each once, with
+ * the rent-to-own equity it accrues; a refund or void reopens them. A buyout sale completing
+ * ends its rental as purchased and the unit sold, under the rental's lock.
+ */
+import { ConflictError, InvalidReferenceError, ValidationError } from "../../domain/errors.ts";
+import { formatMoney, parseMoney } from "../../domain/money.ts";
+import { equityOfPayment } from "../../domain/rentals/rental_money.ts";
+import { assertCanMove } from "../../domain/rentals/rental_status.ts";
+import type { AppDeps } from "../deps.ts";
+import { setUnitStatus } from "../inventory/stock.ts";
+import type { RentalChargeLine, RentalPort } from "../pos/rental_port.ts";
+import { findCharges, lockCharges, markChargePaid, reopenChargesPaidBy } from "./charges_repo.ts";
+import { rentToOwnTerms } from "./rental_json.ts";
+import { findRentalsByIds, setRentalStatus } from "./rentals_repo.ts";
+import { requireLockedRental } from "./rentals.ts";
+
+type PortDeps = Pick<AppDeps, "clock" | "ids">;
+
+function alreadyPaid(chargeId: string): ConflictError {
+  return new ConflictError("invalid_transition", `Rental charge "${chargeId}" is paid already`);
+}
+
+export function rentalPort(_deps: PortDeps): RentalPort {
+  return {
+    async paymentLines(trx, chargeIds) {
+      if (new Set(chargeIds).size !== chargeIds.length) {
+        throw new ValidationError([{
+          path: "rentalChargeIds",
+          message: "A charge is named twice",
+        }]);
+      }
+      const charges = new Map((await findCharges(trx, chargeIds)).map((c) => [c.id, c]));
+      const rentals = new Map(
+        (await findRentalsByIds(trx, [...new Set([...charges.values()].map((c) => c.rentalId))]))
+          .map((r) => [r.id, r]),
+      );
+      const lines: RentalChargeLine[] = [];
+      let accountId: string | undefined;
+      for (const id of chargeIds) {
+        const charge = charges.get(id);
+        const rental = charge && rentals.get(charge.rentalId);
+        if (!charge || !rental) {
+          throw new InvalidReferenceError(
+            "rentalChargeIds",
+            `Rental charge "${id}" does not exist`,
+          );
+        }
+        if (charge.status === "paid") throw alreadyPaid(id);
+        if (accountId !== undefined && rental.accountId !== accountId) {
+          throw new ValidationError([{
+            path: "rentalChargeIds",
+            message: "The charges belong to rentals of different accounts",
+          }]);
+        }
+        accountId = rental.accountId;
+        lines.push({
+          chargeId: id,
+          description:
+            `Rental ${rental.rentalNumber}, ${charge.periodStart} to ${charge.periodEnd}`,
+          amount: formatMoney(parseMoney(charge.amount)),
+        });
+      }
+      return { accountId: accountId!, lines };
+    },
+
+    async markChargesPaid(trx, chargeIds, transactionId, now) {
+      const charges = await lockCharges(trx, chargeIds);
+      const paid = charges.find((c) => c.status === "paid");
+      if (paid) throw alreadyPaid(paid.id);
+      if (charges.length !== new Set(chargeIds).size) {
+        throw new InvalidReferenceError("rentalChargeIds", "A rental charge no longer exists");
+      }
+      const rentals = new Map(
+        (await findRentalsByIds(trx, [...new Set(charges.map((c) => c.rentalId))]))
+          .map((r) => [r.id, r]),
+      );
+      for (const charge of charges) {
+        const rental = rentals.get(charge.rentalId);
+        const equity = equityOfPayment(
+          parseMoney(charge.amount),
+          rental ? rentToOwnTerms(rental) : null,
+        );
+        await markChargePaid(trx, charge.id, transactionId, formatMoney(equity), now);
+      }
+    },
+
+    async reopenCharges(trx, chargeIds, transactionId, now) {
+      await lockCharges(trx, chargeIds);
+      await reopenChargesPaidBy(trx, chargeIds, transactionId, now);
+    },
+
+    async completeBuyout(trx, rentalId, transactionId, actorId, now) {
+      const rental = await requireLockedRental(trx, rentalId);
+      assertCanMove(rental, "buyout");
+      await setRentalStatus(trx, rentalId, { status: "purchased", transactionId }, now);
+      await setUnitStatus(trx, rental.unitId, "sold", now, { actorId, source: "buyout" });
+    },
+
+    async undoBuyout(trx, rentalId, transactionId, actorId, now) {
+      const rental = await requireLockedRental(trx, rentalId);
+      if (rental.status !== "purchased" || rental.purchaseTransactionId !== transactionId) return;
+      await setRentalStatus(trx, rentalId, { status: "active" }, now);
+      await setUnitStatus(trx, rental.unitId, "rented", now, { actorId, source: "buyout" });
+    },
+  };
+}

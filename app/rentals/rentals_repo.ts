@@ -1,0 +1,437 @@
+/**
+ * SQL of rentals: the rows, their lists and searches, and the reads a unit's life story needs.
+ * Lock: a rental row is locked FOR UPDATE ({@link lockRental}) by everything that changes its
+ * status (return, cancel, buyout start and completion, the undo of a buyout), so the moves of
+ * one rental run one after the other. The unit a rental holds is taken from stock by inventory
+ * (one guarded statement), and `rentals_active_unit_key` backs "one active rental per unit".
+ */
+import { sql, type Transaction } from "kysely";
+import { formatRentalNumber } from "../../domain/rentals/rental_status.ts";
+import type { RentalStatus } from "../../domain/rentals/rental_status.ts";
+import type { BillingInterval } from "../../domain/rentals/periods.ts";
+import type { Database, Db } from "../db/database.ts";
+import type { Page } from "../db/pagination.ts";
+import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
+import { likePattern, type ListParams } from "../schemas.ts";
+
+export interface RentalRecord {
+  id: string;
+  rentalNumber: string;
+  accountId: string;
+  memberId: string | null;
+  productId: string;
+  unitId: string;
+  startDate: string;
+  dueDate: string | null;
+  billingInterval: BillingInterval;
+  rate: string;
+  deposit: string | null;
+  rentToOwnPrice: string | null;
+  rentToOwnPercent: string | null;
+  status: RentalStatus;
+  notes: string | null;
+  returnCondition: string | null;
+  returnNotes: string | null;
+  returnedAt: string | null;
+  returnedBy: string | null;
+  cancelledAt: string | null;
+  cancelledBy: string | null;
+  purchasedAt: string | null;
+  purchaseTransactionId: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A rental with the names a client shows beside it. */
+export type RentalView = RentalRecord & {
+  accountName: string;
+  productName: string;
+  serialNumber: string | null;
+};
+
+const RENTAL_COLUMNS = [
+  "r.id",
+  "r.number",
+  "r.account_id",
+  "r.member_id",
+  "r.product_id",
+  "r.unit_id",
+  "r.start_date",
+  "r.due_date",
+  "r.billing_interval",
+  "r.rate",
+  "r.deposit",
+  "r.rent_to_own_price",
+  "r.rent_to_own_percent",
+  "r.status",
+  "r.notes",
+  "r.return_condition",
+  "r.return_notes",
+  "r.returned_at",
+  "r.returned_by",
+  "r.cancelled_at",
+  "r.cancelled_by",
+  "r.purchased_at",
+  "r.purchase_transaction_id",
+  "r.created_by",
+  "r.created_at",
+  "r.updated_at",
+] as const;
+
+interface RentalRow {
+  id: string;
+  number: number | string;
+  account_id: string;
+  member_id: string | null;
+  product_id: string;
+  unit_id: string;
+  start_date: string;
+  due_date: string | null;
+  billing_interval: BillingInterval;
+  rate: string;
+  deposit: string | null;
+  rent_to_own_price: string | null;
+  rent_to_own_percent: string | null;
+  status: RentalStatus;
+  notes: string | null;
+  return_condition: string | null;
+  return_notes: string | null;
+  returned_at: Date | string | null;
+  returned_by: string | null;
+  cancelled_at: Date | string | null;
+  cancelled_by: string | null;
+  purchased_at: Date | string | null;
+  purchase_transaction_id: string | null;
+  created_by: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+function toRental(row: RentalRow): RentalRecord {
+  return {
+    id: row.id,
+    rentalNumber: formatRentalNumber(Number(row.number)),
+    accountId: row.account_id,
+    memberId: row.member_id,
+    productId: row.product_id,
+    unitId: row.unit_id,
+    startDate: row.start_date,
+    dueDate: row.due_date,
+    billingInterval: row.billing_interval,
+    rate: row.rate,
+    deposit: row.deposit,
+    rentToOwnPrice: row.rent_to_own_price,
+    rentToOwnPercent: row.rent_to_own_percent,
+    status: row.status,
+    notes: row.notes,
+    returnCondition: row.return_condition,
+    returnNotes: row.return_notes,
+    returnedAt: isoStringOrNull(row.returned_at),
+    returnedBy: row.returned_by,
+    cancelledAt: isoStringOrNull(row.cancelled_at),
+    cancelledBy: row.cancelled_by,
+    purchasedAt: isoStringOrNull(row.purchased_at),
+    purchaseTransactionId: row.purchase_transaction_id,
+    createdBy: row.created_by,
+    createdAt: isoString(row.created_at),
+    updatedAt: isoString(row.updated_at),
+  };
+}
+
+function toView(
+  row: RentalRow & { account_name: string; product_name: string; serial_number: string | null },
+): RentalView {
+  return {
+    ...toRental(row),
+    accountName: row.account_name,
+    productName: row.product_name,
+    serialNumber: row.serial_number,
+  };
+}
+
+function rentalViews(db: Db) {
+  return db.selectFrom("rentals as r")
+    .innerJoin("accounts as acc", "acc.id", "r.account_id")
+    .innerJoin("products as p", "p.id", "r.product_id")
+    .innerJoin("units as u", "u.id", "r.unit_id")
+    .select([
+      ...RENTAL_COLUMNS,
+      "acc.name as account_name",
+      "p.name as product_name",
+      "u.serial_number",
+    ]);
+}
+
+export interface NewRental {
+  id: string;
+  accountId: string;
+  memberId: string | null;
+  productId: string;
+  unitId: string;
+  startDate: string;
+  dueDate: string | null;
+  billingInterval: BillingInterval;
+  rate: string;
+  deposit: string | null;
+  rentToOwnPrice: string | null;
+  rentToOwnPercent: string | null;
+  notes: string | null;
+  createdBy: string | null;
+  now: Date;
+}
+
+/** Inserts a rental; its number comes from the identity (parallel creates never collide). */
+export async function insertRental(db: Db, v: NewRental): Promise<void> {
+  await db.insertInto("rentals").values({
+    id: v.id,
+    account_id: v.accountId,
+    member_id: v.memberId,
+    product_id: v.productId,
+    unit_id: v.unitId,
+    start_date: v.startDate,
+    due_date: v.dueDate,
+    billing_interval: v.billingInterval,
+    rate: v.rate,
+    deposit: v.deposit,
+    rent_to_own_price: v.rentToOwnPrice,
+    rent_to_own_percent: v.rentToOwnPercent,
+    notes: v.notes,
+    created_by: v.createdBy,
+    created_at: v.now,
+    updated_at: v.now,
+  }).execute();
+}
+
+/** A live rental with its account, product and serial, or undefined. */
+export async function findRental(db: Db, id: string): Promise<RentalView | undefined> {
+  const row = await rentalViews(db).where("r.id", "=", id).where("r.deleted_at", "is", null)
+    .executeTakeFirst();
+  return row && toView(row as never);
+}
+
+/**
+ * A live rental, its row locked FOR UPDATE until the caller commits (the one lock of rental
+ * rows; see the file comment). Undefined when missing or deleted.
+ */
+export async function lockRental(
+  trx: Transaction<Database>,
+  id: string,
+): Promise<RentalRecord | undefined> {
+  const row = await trx.selectFrom("rentals as r").select(RENTAL_COLUMNS)
+    .where("r.id", "=", id).where("r.deleted_at", "is", null).forUpdate().executeTakeFirst();
+  return row && toRental(row as RentalRow);
+}
+
+export interface RentalFilters {
+  status?: RentalStatus;
+  accountId?: string;
+  memberId?: string;
+  productId?: string;
+  /** Store-local today, with `overdue`: active rentals whose due date is before it. */
+  overdueBefore?: string;
+  /** With `pastDue`: rentals with an unpaid charge due before this date. */
+  pastDueBefore?: string;
+}
+
+const RENTAL_SORT_COLUMNS: Record<string, string> = {
+  createdAt: "r.created_at",
+  updatedAt: "r.updated_at",
+  rentalNumber: "r.number",
+  startDate: "r.start_date",
+  dueDate: "r.due_date",
+  status: "r.status",
+};
+
+/**
+ * Rentals list, in one statement: the page of ids is filtered, counted and sorted on
+ * `rentals` (overdue through `rentals_overdue_idx`, past due through the unpaid charges'
+ * `rental_charges_unpaid_due_idx`), and only the page's rows are joined to their names. `q`
+ * matches the account's name, the member's name or the unit's serial: ids from each trigram
+ * index, so rentals are never scanned for it.
+ */
+export async function listRentals(
+  db: Db,
+  params: ListParams & RentalFilters,
+): Promise<Page<RentalView>> {
+  let ids = db.selectFrom("rentals as r").select("r.id").where("r.deleted_at", "is", null);
+  if (params.q) {
+    // Ids from each trigram index, then the rentals by their foreign-key indexes, united:
+    // an OR of the three would scan the rentals.
+    const pattern = likePattern(params.q);
+    const byAccount = db.selectFrom("rentals as r1").select("r1.id").where(
+      "r1.account_id",
+      "in",
+      db.selectFrom("accounts").select("id").where("name", "ilike", pattern),
+    );
+    const byMember = db.selectFrom("rentals as r2").select("r2.id").where(
+      "r2.member_id",
+      "in",
+      db.selectFrom("members").select("id").where("search", "ilike", pattern),
+    );
+    const bySerial = db.selectFrom("rentals as r3").select("r3.id").where(
+      "r3.unit_id",
+      "in",
+      db.selectFrom("units").select("id").where("serial_number", "ilike", pattern),
+    );
+    ids = ids.where("r.id", "in", byAccount.unionAll(byMember).unionAll(bySerial));
+  }
+  if (params.status) ids = ids.where("r.status", "=", params.status);
+  if (params.accountId) ids = ids.where("r.account_id", "=", params.accountId);
+  if (params.memberId) ids = ids.where("r.member_id", "=", params.memberId);
+  if (params.productId) ids = ids.where("r.product_id", "=", params.productId);
+  if (params.overdueBefore) {
+    ids = ids.where("r.status", "=", "active").where("r.due_date", "is not", null)
+      .where("r.due_date", "<", params.overdueBefore);
+  }
+  if (params.pastDueBefore) {
+    // `= ANY (ARRAY(...))`: the few past-due rentals are fetched by id, where a semi-join
+    // would be planned as a scan of every rental once a few hundred match.
+    const pastDue = db.selectFrom("rental_charges").select("rental_id")
+      .where("status", "=", "unpaid").where("due_date", "<", params.pastDueBefore);
+    ids = ids.where(sql<boolean>`r.id = ANY (ARRAY(${pastDue}))`);
+  }
+  const column = RENTAL_SORT_COLUMNS[params.sort];
+  if (!column) throw new Error(`No sort column for "${params.sort}"`);
+  const direction = params.order === "desc" ? sql`DESC` : sql`ASC`;
+  const order = sql`${sql.ref(column)} ${direction} NULLS LAST, r.id ${direction}`;
+  const page = ids.select(sql<number>`count(*) OVER ()`.as("__total")).orderBy(order)
+    .limit(params.limit).offset((params.page - 1) * params.limit);
+  const rows = await db.selectFrom(page.as("pg"))
+    .innerJoin("rentals as r", "r.id", "pg.id")
+    .innerJoin("accounts as acc", "acc.id", "r.account_id")
+    .innerJoin("products as p", "p.id", "r.product_id")
+    .innerJoin("units as u", "u.id", "r.unit_id")
+    .select([
+      ...RENTAL_COLUMNS,
+      "acc.name as account_name",
+      "p.name as product_name",
+      "u.serial_number",
+      "pg.__total",
+    ])
+    .orderBy(order).execute();
+  let total = rows[0] ? Number(rows[0].__total) : 0;
+  if (rows.length === 0 && params.page > 1) {
+    const counted = await ids.clearSelect().select(sql<number>`count(*)`.as("n"))
+      .executeTakeFirst();
+    total = Number(counted?.n ?? 0);
+  }
+  return {
+    data: rows.map(({ __total: _, ...row }) => toView(row as never)),
+    pagination: {
+      page: params.page,
+      limit: params.limit,
+      total,
+      totalPages: Math.ceil(total / params.limit),
+    },
+  };
+}
+
+export interface RentalChanges {
+  memberId?: string | null;
+  dueDate?: string | null;
+  rate?: string;
+  deposit?: string | null;
+  notes?: string | null;
+}
+
+const CHANGE_COLUMNS = {
+  memberId: "member_id",
+  dueDate: "due_date",
+  rate: "rate",
+  deposit: "deposit",
+  notes: "notes",
+} as const;
+
+export async function updateRentalRow(
+  db: Db,
+  id: string,
+  changes: RentalChanges,
+  now: Date,
+): Promise<void> {
+  const set: Record<string, unknown> = { updated_at: now };
+  for (const [key, column] of Object.entries(CHANGE_COLUMNS)) {
+    const value = changes[key as keyof RentalChanges];
+    if (value !== undefined) set[column] = value;
+  }
+  await db.updateTable("rentals").set(set).where("id", "=", id).execute();
+}
+
+/** The end of a rental: returned, cancelled or purchased (and back to active: an undone buyout). */
+export type RentalEnd =
+  | { status: "returned"; condition: string; notes: string | null; by: string | null }
+  | { status: "cancelled"; by: string | null }
+  | { status: "purchased"; transactionId: string }
+  | { status: "active" };
+
+export async function setRentalStatus(
+  db: Db,
+  id: string,
+  end: RentalEnd,
+  now: Date,
+): Promise<void> {
+  const set: Record<string, unknown> = { status: end.status, updated_at: now };
+  if (end.status === "returned") {
+    Object.assign(set, {
+      returned_at: now,
+      returned_by: end.by,
+      return_condition: end.condition,
+      return_notes: end.notes,
+    });
+  } else if (end.status === "cancelled") {
+    Object.assign(set, { cancelled_at: now, cancelled_by: end.by });
+  } else if (end.status === "purchased") {
+    Object.assign(set, { purchased_at: now, purchase_transaction_id: end.transactionId });
+  } else {
+    Object.assign(set, { purchased_at: null, purchase_transaction_id: null });
+  }
+  await db.updateTable("rentals").set(set).where("id", "=", id).execute();
+}
+
+/** Soft-deletes a live rental; whether there was one. */
+export async function softDeleteRental(db: Db, id: string, now: Date): Promise<boolean> {
+  return touchedAny(
+    await db.updateTable("rentals").set({ deleted_at: now, updated_at: now })
+      .where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst(),
+  );
+}
+
+/** Every rental (deleted ones too) of a unit, oldest first: `rentals_unit_idx`. */
+export async function findRentalsOfUnit(db: Db, unitId: string): Promise<RentalRecord[]> {
+  const rows = await db.selectFrom("rentals as r").select(RENTAL_COLUMNS)
+    .where("r.unit_id", "=", unitId).orderBy("r.created_at").orderBy("r.id").execute();
+  return rows.map((row) => toRental(row as RentalRow));
+}
+
+/** A page of active rentals by id after `afterId` (charge generation walks them in order). */
+export async function listActiveRentalsAfter(
+  db: Db,
+  afterId: string | null,
+  limit: number,
+): Promise<Array<Pick<RentalRecord, "id" | "startDate" | "billingInterval" | "rate">>> {
+  let query = db.selectFrom("rentals").select(["id", "start_date", "billing_interval", "rate"])
+    .where("status", "=", "active").where("deleted_at", "is", null);
+  if (afterId) query = query.where("id", ">", afterId);
+  const rows = await query.orderBy("id").limit(limit).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    startDate: r.start_date,
+    billingInterval: r.billing_interval,
+    rate: r.rate,
+  }));
+}
+
+/** How many live rentals are active (`rentals_billing_idx`). */
+export async function countActiveRentals(db: Db): Promise<number> {
+  const row = await db.selectFrom("rentals").select(sql<number>`count(*)`.as("n"))
+    .where("status", "=", "active").where("deleted_at", "is", null).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Rentals by id, deleted ones too (the POS pays charges of any rental it was billed for). */
+export async function findRentalsByIds(db: Db, ids: readonly string[]): Promise<RentalRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("rentals as r").select(RENTAL_COLUMNS).where("r.id", "in", ids)
+    .execute();
+  return rows.map((row) => toRental(row as RentalRow));
+}

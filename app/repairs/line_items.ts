@@ -1,0 +1,169 @@
+/**
+ * Use cases of a ticket's line items (API §9): each change locks the ticket, checks that the
+ * line belongs to it (a line under another ticket's path → 404, left alone), and rewrites the
+ * ticket's `customerTotal`/`internalCost` from its lines in the same transaction.
+ */
+import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
+import { formatMoney, parseMoney } from "../../domain/money.ts";
+import { type LineItemProduct, resolveLineItem } from "../../domain/repairs/line_items.ts";
+import { ticketTotals } from "../../domain/repairs/ticket_money.ts";
+import type { Actor } from "../actor.ts";
+import type { Db } from "../db/database.ts";
+import { withTransaction } from "../db/transaction.ts";
+import type { AppDeps } from "../deps.ts";
+import { findProductsForSale } from "../inventory/stock_repo.ts";
+import type { ListParams } from "../schemas.ts";
+import {
+  deleteLineItemRow,
+  findLineItem,
+  insertLineItems,
+  listAllLineItems,
+  listLineItems,
+  updateLineItemRow,
+} from "./line_items_repo.ts";
+import type { TemplateLineItem } from "./repairs_tables.ts";
+import type { CreateLineItemInput, LineItemJson, UpdateLineItemInput } from "./repair_schemas.ts";
+import { requireLockedTicket, requireTicket } from "./ticket_lookup.ts";
+import { saveTicketTotals } from "./tickets_repo.ts";
+
+function lineNotFound(ticketId: string, id: string): NotFoundError {
+  return new NotFoundError("not_found", `Ticket "${ticketId}" has no line item "${id}"`);
+}
+
+/** The products lines name, by id (consumables and inactive ones included; deleted ones not). */
+export async function productsOf(
+  db: Db,
+  ids: ReadonlyArray<string | null | undefined>,
+): Promise<Map<string, LineItemProduct>> {
+  const wanted = [...new Set(ids.filter((id): id is string => typeof id === "string"))];
+  return new Map((await findProductsForSale(db, wanted)).map((p) => [p.id, p]));
+}
+
+/** Rewrites the ticket's totals from its lines (its row is locked by the caller). */
+export async function saveTotalsOf(trx: Db, ticketId: string, now: Date): Promise<void> {
+  const lines = await listAllLineItems(trx, ticketId);
+  const totals = ticketTotals(
+    lines.map((l) => ({ ...l, unitPriceCents: parseMoney(l.unitPrice) })),
+  );
+  await saveTicketTotals(trx, ticketId, {
+    customerTotal: formatMoney(totals.customerTotalCents),
+    internalCost: formatMoney(totals.internalCostCents),
+  }, now);
+}
+
+export async function listLineItemsOf(
+  deps: Pick<AppDeps, "db">,
+  ticketId: string,
+  params: ListParams & { kind?: "labor" | "part" },
+) {
+  await requireTicket(deps.db, ticketId);
+  return await listLineItems(deps.db, ticketId, params);
+}
+
+export async function getLineItem(
+  deps: Pick<AppDeps, "db">,
+  ticketId: string,
+  id: string,
+): Promise<LineItemJson> {
+  await requireTicket(deps.db, ticketId);
+  const item = await findLineItem(deps.db, ticketId, id);
+  if (!item) throw lineNotFound(ticketId, id);
+  return item;
+}
+
+export async function addLineItem(
+  deps: AppDeps,
+  _actor: Actor,
+  ticketId: string,
+  input: CreateLineItemInput,
+): Promise<LineItemJson> {
+  return await withTransaction(deps.db, async (trx) => {
+    await requireLockedTicket(trx, ticketId);
+    const products = await productsOf(trx, [input.productId]);
+    const line = resolveLineItem(
+      input,
+      input.productId ? products.get(input.productId) : undefined,
+    );
+    const now = deps.clock.now();
+    const [item] = await insertLineItems(trx, ticketId, [{ ...line, id: deps.ids.uuid(), now }]);
+    await saveTotalsOf(trx, ticketId, now);
+    return item!;
+  });
+}
+
+/** Copies a service template's default lines onto a new ticket (its row is being created). */
+export async function addTemplateLines(
+  deps: Pick<AppDeps, "ids">,
+  trx: Db,
+  ticketId: string,
+  lines: readonly TemplateLineItem[],
+  now: Date,
+): Promise<void> {
+  if (lines.length === 0) return;
+  const products = await productsOf(trx, lines.map((l) => l.productId));
+  const resolved = lines.map((line, i) => {
+    const product = line.productId ? products.get(line.productId) : undefined;
+    if (line.productId && !product) {
+      throw new InvalidReferenceError(
+        "serviceTemplateId",
+        `Line ${i + 1} of the service template names product "${line.productId}", which no ` +
+          "longer exists: fix the template first",
+      );
+    }
+    return resolveLineItem(line, product, `serviceTemplate.defaultLineItems[${i}]`);
+  });
+  // Line i is created at now + i ms, so the template's order stays the ticket's order.
+  await insertLineItems(
+    trx,
+    ticketId,
+    resolved.map((line, i) => ({
+      ...line,
+      id: deps.ids.uuid(),
+      now: new Date(now.getTime() + i),
+    })),
+  );
+  await saveTotalsOf(trx, ticketId, now);
+}
+
+export async function changeLineItem(
+  deps: AppDeps,
+  _actor: Actor,
+  ticketId: string,
+  id: string,
+  input: UpdateLineItemInput,
+): Promise<LineItemJson> {
+  return await withTransaction(deps.db, async (trx) => {
+    await requireLockedTicket(trx, ticketId);
+    const current = await findLineItem(trx, ticketId, id);
+    if (!current) throw lineNotFound(ticketId, id);
+    const productId = input.productId === undefined ? current.productId : input.productId;
+    const productChanged = productId !== current.productId;
+    const products = await productsOf(trx, [productId]);
+    const line = resolveLineItem({
+      kind: input.kind ?? current.kind,
+      quantity: input.quantity ?? current.quantity,
+      // A new product brings its own name and price unless they are given too.
+      description: input.description ?? (productChanged && productId ? null : current.description),
+      unitPrice: input.unitPrice ?? (productChanged && productId ? null : current.unitPrice),
+      productId,
+    }, productId ? products.get(productId) : undefined);
+    const now = deps.clock.now();
+    const updated = await updateLineItemRow(trx, ticketId, id, line, now);
+    if (!updated) throw lineNotFound(ticketId, id);
+    await saveTotalsOf(trx, ticketId, now);
+    return updated;
+  });
+}
+
+export async function removeLineItem(
+  deps: AppDeps,
+  _actor: Actor,
+  ticketId: string,
+  id: string,
+): Promise<void> {
+  await withTransaction(deps.db, async (trx) => {
+    await requireLockedTicket(trx, ticketId);
+    if (!(await deleteLineItemRow(trx, ticketId, id))) throw lineNotFound(ticketId, id);
+    await saveTotalsOf(trx, ticketId, deps.clock.now());
+  });
+}

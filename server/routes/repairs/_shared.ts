@@ -1,0 +1,3 @@
+/** Pieces the repairs routers share (folder-private). */
+
+export const noContent = { 204: { description: "Deleted" } };

@@ -1,0 +1,248 @@
+/**
+ * Files in storage folders (API §11). Uploads go through the same pipeline as `/files`:
+ * multipart only (415 otherwise, before reading), read once within `upload.maxBytes` plus the
+ * form's envelope (413 as soon as it is passed), parts as views into the body.
+ *
+ * `GET /storage/files/:id/content` is declared with access "public" ON PURPOSE: it answers a
+ * valid signed URL (`expires` + `signature`, no token; tampered or expired → 403) or a bearer
+ * token (storage.view and view level on the file's folder), and checks that itself, first.
+ */
+import type { AppDeps } from "../../../app/deps.ts";
+import { idParams, listResponse } from "../../../app/schemas.ts";
+import { fileUrlQuery, fileUrlSchema } from "../../../app/files/file_schemas.ts";
+import { uploadLimits } from "../../../app/files/files.ts";
+import {
+  contentQuery,
+  storageFileListQuery,
+  storageFileSchema,
+  storageName,
+  storageUploadForm,
+  updateStorageFileBody,
+} from "../../../app/storage/storage_schemas.ts";
+import {
+  changeStorageFile,
+  getStorageFile,
+  listStorageFiles,
+  openStorageFile,
+  removeStorageFile,
+  signedStorageUrl,
+  storageFileUrl,
+  uploadStorageFile,
+  verifyStorageSignature,
+} from "../../../app/storage/storage_files.ts";
+import type { Actor } from "../../../app/actor.ts";
+import { ForbiddenError, ValidationError } from "../../../domain/errors.ts";
+import { contentDisposition } from "../../../domain/storage/disposition.ts";
+import { fileNameFromUpload } from "../../../domain/storage/folder_tree.ts";
+import { fieldIssues } from "../../errors.ts";
+import type { ReplayCodec } from "../../middleware/idempotency.ts";
+import type { MultipartPart } from "../../middleware/multipart.ts";
+import { ApiRouter, authenticate } from "../../route.ts";
+import { LEVEL_RULE, noContent, TAG } from "./_shared.ts";
+
+/** Room for the multipart envelope and the name field besides the file itself. */
+const FORM_OVERHEAD_BYTES = 64 * 1024;
+
+/** The form's one file part and the stored name (the `name` field, else the part's file name). */
+function uploadOf(form: MultipartPart[]): { name: string; content: Uint8Array } {
+  let file: MultipartPart | undefined;
+  let name: string | undefined;
+  const issues: { path: string; message: string }[] = [];
+  for (const part of form) {
+    if (part.name === "file" && part.filename !== undefined && !file) file = part;
+    else if (part.name === "name" && part.filename === undefined && name === undefined) {
+      name = new TextDecoder().decode(part.content);
+    } else if (part.name === "file" || part.name === "name") {
+      issues.push({ path: part.name, message: "Expected one file part and at most one name" });
+    } else issues.push({ path: part.name, message: `Unknown field "${part.name}"` });
+  }
+  if (!file && issues.length === 0) issues.push({ path: "file", message: "A file is required" });
+  if (issues.length > 0) throw new ValidationError(issues);
+  const fallback = fileNameFromUpload(file!.filename ?? "");
+  const parsed = storageName.safeParse(name ?? fallback);
+  if (!parsed.success) {
+    const path = name === undefined ? "file" : "name";
+    const issues = fieldIssues(parsed.error).map((issue) => ({
+      path,
+      message: name === undefined && fallback === ""
+        ? "The file part has no file name: send a name field"
+        : issue.message,
+    }));
+    throw new ValidationError(issues);
+  }
+  return { name: parsed.data, content: file!.content };
+}
+
+/**
+ * A signed URL is a credential: the replay table keeps its file id and expiry only, and a
+ * replay signs them again (the same inputs give the same URL).
+ */
+function urlReplay(deps: AppDeps): ReplayCodec {
+  return {
+    store: (body) => {
+      const { url, expiresAt } = body as { url: string; expiresAt: string };
+      const fileId = /\/storage\/files\/([^/]+)\/content/.exec(new URL(url).pathname)?.[1];
+      return { fileId, expiresAt };
+    },
+    restore: (stored) => {
+      const { fileId, expiresAt } = stored as { fileId: string; expiresAt: string };
+      return signedStorageUrl(deps, fileId, Math.floor(Date.parse(expiresAt) / 1000));
+    },
+  };
+}
+
+/** `/storage/folders/:id/files`: a folder's files and uploads into it. */
+export function folderFileRoutes(deps: AppDeps): ApiRouter {
+  return new ApiRouter(deps, "/storage/folders", TAG)
+    .route(
+      {
+        method: "get",
+        path: "/:id/files",
+        summary: "List a folder's files",
+        description: "Needs view on the folder (traverse sees subfolders, not files → 403). " +
+          "Sortable by name (default), createdAt, size; `q` searches the names " +
+          "(case-insensitive). Download through POST /storage/files/:id/url or GET " +
+          "/storage/files/:id/content. " + LEVEL_RULE,
+        access: "storage.view",
+        params: idParams,
+        query: storageFileListQuery,
+        responses: {
+          200: { description: "A page of files", schema: listResponse(storageFileSchema) },
+        },
+      },
+      async (c, { params, query, actor }) =>
+        c.json(await listStorageFiles(deps, actor, params.id, query)),
+    )
+    .route({
+      method: "post",
+      path: "/:id/files",
+      summary: "Upload a file into a folder",
+      description: "Needs edit on the folder. multipart/form-data: `file` (its file name " +
+        "names the stored file) and optionally `name` (1–255 characters, no control " +
+        "characters, / or \\) instead. Names need not be unique in a folder. The files " +
+        "module's rules apply: type judged from the content's bytes (JPEG, PNG, WebP, GIF, " +
+        "PDF; others → 415), size at most config `upload.maxBytes` (→ 413, also while the " +
+        "body is read), an empty file → 400. " + LEVEL_RULE,
+      access: "storage.view",
+      params: idParams,
+      multipart: storageUploadForm,
+      maxBodyBytes: async () => (await uploadLimits(deps)).maxBytes + FORM_OVERHEAD_BYTES,
+      responses: {
+        201: { description: "The stored file", schema: storageFileSchema },
+        413: { description: "Larger than `upload.maxBytes` (`payload_too_large`)" },
+        415: { description: "Not multipart, or content not on the whitelist" },
+      },
+    }, async (c, { params, form, actor }) => {
+      const upload = uploadOf(form!);
+      return c.json(await uploadStorageFile(deps, actor, params.id, upload), 201);
+    });
+}
+
+/** `/storage/files/:id`: one file's metadata, changes, URL and content. */
+export function storageFileRoutes(deps: AppDeps): ApiRouter {
+  return new ApiRouter(deps, "/storage/files", TAG)
+    .route({
+      method: "get",
+      path: "/:id/content",
+      summary: "A stored file's content (signed URL, or a token with view level)",
+      description: "Streams the file with its stored Content-Type, `X-Content-Type-Options: " +
+        "nosniff`, `Content-Security-Policy: sandbox` and a `Content-Disposition` carrying its " +
+        "name. Access: the signed URL from POST /storage/files/:id/url (`expires` + " +
+        "`signature`; tampered or expired → 403 invalid_signature; works without a token), OR " +
+        "a bearer token with storage.view and view level on the file's folder (none → 401; " +
+        "traverse only → 403; no level → 404). Declared public because a signed URL needs no " +
+        "token; the route checks access itself before any lookup.",
+      access: "public",
+      params: idParams,
+      query: contentQuery,
+      responses: {
+        200: { description: "The file content", contentType: "application/octet-stream" },
+      },
+      errors: {
+        401: ["unauthenticated", "user_disabled"],
+        403: ["forbidden", "invalid_signature"],
+      },
+    }, async (c, { params, query }) => {
+      const signed = query.expires !== undefined || query.signature !== undefined;
+      let actor: Actor | undefined;
+      if (!signed) {
+        actor = await authenticate(deps, c);
+        if (!actor.permissions.has("storage.view")) {
+          throw new ForbiddenError("forbidden", "This action needs the storage.view permission");
+        }
+      } else if (
+        !(await verifyStorageSignature(deps, params.id, query.expires, query.signature))
+      ) {
+        throw new ForbiddenError("invalid_signature", "The file link is invalid or has expired");
+      }
+      const { file, content } = await openStorageFile(deps, actor, params.id);
+      return new Response(content, {
+        status: 200,
+        headers: {
+          "Content-Type": file.contentType,
+          "Content-Length": String(file.size),
+          "X-Content-Type-Options": "nosniff",
+          "Content-Security-Policy": "sandbox",
+          "Content-Disposition": contentDisposition(file.name),
+          "Cache-Control": "private, no-store",
+        },
+      });
+    })
+    .route({
+      method: "get",
+      path: "/:id",
+      summary: "A stored file's metadata",
+      description: "Needs view on the file's folder. " + LEVEL_RULE,
+      access: "storage.view",
+      params: idParams,
+      responses: { 200: { description: "The file", schema: storageFileSchema } },
+    }, async (c, { params, actor }) => c.json(await getStorageFile(deps, actor, params.id)))
+    .route(
+      {
+        method: "patch",
+        path: "/:id",
+        summary: "Rename a stored file or move it to another folder",
+        description: "`{ name?, folderId? }`. Needs edit on the file's folder; a move needs edit " +
+          "on the target folder too (a target the caller cannot see → 400 invalid_reference). " +
+          "Existing signed URLs keep working after a move. " + LEVEL_RULE,
+        access: "storage.view",
+        params: idParams,
+        body: updateStorageFileBody,
+        responses: { 200: { description: "The file", schema: storageFileSchema } },
+        errors: { 400: ["invalid_reference"] },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await changeStorageFile(deps, actor, params.id, body)),
+    )
+    .route({
+      method: "delete",
+      path: "/:id",
+      summary: "Delete a stored file",
+      description: "Needs edit on the file's folder. Removes the row, then the stored bytes; " +
+        "its signed URLs stop working. " + LEVEL_RULE,
+      access: "storage.view",
+      params: idParams,
+      responses: noContent,
+    }, async (c, { params, actor }) => {
+      await removeStorageFile(deps, actor, params.id);
+      return c.body(null, 204);
+    })
+    .route(
+      {
+        method: "post",
+        path: "/:id/url",
+        summary: "A signed URL for a stored file",
+        description: "`{ url, expiresAt }`: the URL (GET /storage/files/:id/content with " +
+          "`expires` and `signature`) serves the file without a token until expiresAt (default " +
+          "15 minutes; `expiresIn` seconds to choose, at most 7 days). Needs view on the file's " +
+          "folder. An `Idempotency-Key` retry answers the same URL. " + LEVEL_RULE,
+        access: "storage.view",
+        params: idParams,
+        query: fileUrlQuery,
+        replay: urlReplay(deps),
+        responses: { 200: { description: "The signed URL", schema: fileUrlSchema } },
+      },
+      async (c, { params, query, actor }) =>
+        c.json(await storageFileUrl(deps, actor, params.id, query.expiresIn)),
+    );
+}

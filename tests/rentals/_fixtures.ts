@@ -1,0 +1,163 @@
+// deno-lint-ignore-file no-explicit-any
+/**
+ * Rentals test fixtures: the users of a rental counter (and of its register), factories over
+ * the HTTP API (accounts with a member, a rental product with in-stock units, rentals) and a
+ * store with an open drawer.
+ */
+import { addDays } from "../../domain/calendar.ts";
+import { storeToday } from "../../app/platform/store.ts";
+import { assertEquals } from "../_helpers/assert.ts";
+import { suiteOf, usersWith } from "../_helpers/suite.ts";
+import { api, type ApiResponse, type TestApp, type TestUser } from "../_helpers/test_app.ts";
+
+export const rentalUsers = usersWith({
+  /** The rental desk: rentals.edit (so also rentals.view). */
+  desk: ["rentals.edit"],
+  viewer: ["rentals.view"],
+  admin: ["rentals.admin"],
+  nobody: [],
+  front: ["accounts.edit"],
+  stock: ["inventory.admin"],
+  cashier: ["pos.edit", "pos.admin", "pos.override"],
+  repairs: ["repairs.edit"],
+  settings: ["settings.admin"],
+});
+
+export type RentalUsers = Awaited<ReturnType<typeof rentalUsers>>;
+
+/** One app (own database) for the test file with the rental users. */
+export const rentalsSuite = suiteOf(rentalUsers);
+
+let counter = 0;
+
+export function nextN(): number {
+  return ++counter;
+}
+
+/** `api()` that asserts the status and returns the body. */
+export async function call(
+  t: TestApp,
+  user: TestUser,
+  method: string,
+  path: string,
+  body?: unknown,
+  expected = method === "POST" ? 201 : method === "DELETE" ? 204 : 200,
+): Promise<any> {
+  const res: ApiResponse = await api(t.app, method, path, { token: user.token, body });
+  assertEquals(res.status, expected, `${method} ${path}: ${res.text}`);
+  return res.body;
+}
+
+/** Store-local today, and a date `days` from it. */
+export async function today(t: TestApp, days = 0): Promise<string> {
+  return addDays(await storeToday(t.deps), days);
+}
+
+/** An account with one member (the student). */
+export async function makeFamily(t: TestApp, u: RentalUsers, name?: string) {
+  const n = nextN();
+  const account = await call(t, u.front, "POST", "/v1/accounts", {
+    name: name ?? `Rental Family ${n}`,
+    email: `family${n}@example.test`,
+  });
+  const member = await call(t, u.front, "POST", `/v1/accounts/${account.id}/members`, {
+    firstName: "Stu",
+    lastName: `Dent ${n}`,
+  });
+  return { account, member };
+}
+
+/** A rental product with `units` in-stock units (serials `<prefix>-1`, ...). */
+export async function makeInstrument(t: TestApp, u: RentalUsers, units = 1, prefix?: string) {
+  const n = nextN();
+  const product = await call(t, u.stock, "POST", "/v1/products", {
+    name: `Student Trumpet ${n}`,
+    sku: `TR-${n}-${crypto.randomUUID().slice(0, 8)}`,
+    price: "600.00",
+    type: "rental",
+  });
+  const serial = prefix ?? `TRP${n}X${crypto.randomUUID().slice(0, 6)}`;
+  const made = [];
+  for (let i = 1; i <= units; i++) {
+    made.push(
+      await call(t, u.stock, "POST", `/v1/products/${product.id}/units`, {
+        serialNumber: `${serial}-${i}`,
+      }),
+    );
+  }
+  return { product, units: made };
+}
+
+/** A rental of a fresh instrument to a fresh family (`body` overrides). */
+export async function makeRental(
+  t: TestApp,
+  u: RentalUsers,
+  body: Record<string, unknown> = {},
+): Promise<any> {
+  const family = body.accountId ? undefined : await makeFamily(t, u);
+  const instrument = body.unitId ? undefined : await makeInstrument(t, u);
+  return await call(t, u.desk, "POST", "/v1/rentals", {
+    accountId: family?.account.id,
+    memberId: family?.member.id,
+    productId: instrument?.product.id,
+    unitId: instrument?.units[0].id,
+    startDate: await today(t),
+    billingInterval: "monthly",
+    rate: "40.00",
+    ...body,
+  });
+}
+
+/** A new location with one register whose drawer is open. */
+export async function storeWithDrawer(t: TestApp, u: RentalUsers) {
+  const now = t.deps.clock.now();
+  const locationId = t.deps.ids.uuid();
+  await t.deps.db.insertInto("locations")
+    .values({ id: locationId, name: `Rental store ${nextN()}`, created_at: now, updated_at: now })
+    .execute();
+  const register = await call(t, u.cashier, "POST", "/v1/registers", {
+    name: `Rental register ${nextN()}`,
+    locationId,
+  });
+  await call(t, u.cashier, "POST", "/v1/drawers/open", {
+    registerId: register.id,
+    openingBalance: "100.00",
+  });
+  return { locationId, registerId: register.id as string };
+}
+
+/** A rental's charges. */
+export async function chargesOf(t: TestApp, u: RentalUsers, rentalId: string): Promise<any[]> {
+  return (await call(t, u.viewer, "GET", `/v1/rentals/${rentalId}/charges`)).data;
+}
+
+/** Pays the transaction's whole balance by card and completes it (status as expected). */
+export async function payAndComplete(
+  t: TestApp,
+  u: RentalUsers,
+  tx: any,
+  expected = 200,
+): Promise<any> {
+  if (tx.balanceDue !== "0.00") {
+    await call(t, u.cashier, "POST", `/v1/transactions/${tx.id}/payments`, {
+      method: "card",
+      amount: tx.balanceDue,
+    });
+  }
+  return await call(t, u.cashier, "POST", `/v1/transactions/${tx.id}/complete`, {}, expected);
+}
+
+/** A rental_payment of `chargeIds` at `locationId` (pending). */
+export async function startRentalPayment(
+  t: TestApp,
+  u: RentalUsers,
+  locationId: string,
+  chargeIds: string[],
+  expected = 201,
+): Promise<any> {
+  return await call(t, u.cashier, "POST", "/v1/transactions", {
+    locationId,
+    type: "rental_payment",
+    rentalChargeIds: chargeIds,
+  }, expected);
+}

@@ -1,0 +1,123 @@
+/**
+ * Concurrency on real PostgreSQL (skipped on the embedded database, which has one
+ * connection): rentals of one unit at once (exactly one succeeds), terminals completing
+ * payments of one charge at once (it is paid once), and billing runs at once (no charge
+ * twice).
+ */
+import { assertEquals } from "../_helpers/assert.ts";
+import { api, type TestApp } from "../_helpers/test_app.ts";
+import { testServerUrl } from "../_helpers/test_db.ts";
+import {
+  call,
+  chargesOf,
+  makeFamily,
+  makeInstrument,
+  makeRental,
+  rentalsSuite,
+  type RentalUsers,
+  startRentalPayment,
+  storeWithDrawer,
+  today,
+} from "./_fixtures.ts";
+
+let t: TestApp;
+let u: RentalUsers;
+rentalsSuite((s) => ({ t, u } = s));
+
+const ignore = !testServerUrl();
+
+Deno.test({
+  name: "eight rentals of one unit at once: exactly one succeeds, the others get unit_unavailable",
+  ignore,
+  async fn() {
+    const { product, units } = await makeInstrument(t, u);
+    const families = await Promise.all(Array.from({ length: 8 }, () => makeFamily(t, u)));
+    const start = await today(t);
+    const answers = await Promise.all(families.map((f) =>
+      api(t.app, "POST", "/v1/rentals", {
+        token: u.desk.token,
+        body: {
+          accountId: f.account.id,
+          productId: product.id,
+          unitId: units[0].id,
+          startDate: start,
+          billingInterval: "monthly",
+          rate: "30.00",
+        },
+      })
+    ));
+    const statuses = answers.map((a) => a.status).sort();
+    assertEquals(statuses, [201, 409, 409, 409, 409, 409, 409, 409]);
+    for (const a of answers.filter((a) => a.status === 409)) {
+      assertEquals(a.body.code, "unit_unavailable");
+    }
+    const rows = await t.deps.db.selectFrom("rentals").select("id")
+      .where("unit_id", "=", units[0].id).execute();
+    assertEquals(rows.length, 1);
+  },
+});
+
+Deno.test({
+  name: "six terminals complete payments of one charge at once: it is paid exactly once",
+  ignore,
+  async fn() {
+    const store = await storeWithDrawer(t, u);
+    const rental = await makeRental(t, u, {
+      startDate: await today(t, -1),
+      rentToOwn: { purchasePrice: "500.00", equityPercent: "25.00" },
+    });
+    await call(t, u.desk, "POST", "/v1/rentals/charges/generate", {}, 200);
+    const [charge] = await chargesOf(t, u, rental.id);
+    const payments = [];
+    for (let i = 0; i < 6; i++) {
+      const tx = await startRentalPayment(t, u, store.locationId, [charge.id]);
+      await call(t, u.cashier, "POST", `/v1/transactions/${tx.id}/payments`, {
+        method: "card",
+        amount: tx.balanceDue,
+      });
+      payments.push(tx);
+    }
+    const answers = await Promise.all(
+      payments.map((tx) =>
+        api(t.app, "POST", `/v1/transactions/${tx.id}/complete`, {
+          token: u.cashier.token,
+          body: {},
+        })
+      ),
+    );
+    assertEquals(answers.map((a) => a.status).sort(), [200, 409, 409, 409, 409, 409]);
+    const after = await chargesOf(t, u, rental.id);
+    assertEquals(after[0].status, "paid");
+    const winner = payments[answers.findIndex((a) => a.status === 200)]!;
+    assertEquals(after[0].paidTransactionId, winner.id);
+    const view = await call(t, u.viewer, "GET", `/v1/rentals/${rental.id}`);
+    assertEquals([view.equity, view.payoffAmount], ["10.00", "490.00"]);
+  },
+});
+
+Deno.test({
+  name: "four billing runs at once create each charge once",
+  ignore,
+  async fn() {
+    const rentals = await Promise.all(
+      Array.from({ length: 6 }, () => makeRental(t, u, { startDate: "2025-01-15" })),
+    );
+    const through = "2025-12-31";
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        api(t.app, "POST", "/v1/rentals/charges/generate", {
+          token: u.desk.token,
+          body: { through },
+        })),
+    );
+    assertEquals(runs.map((r) => r.status), [200, 200, 200, 200]);
+    const created = runs.reduce((sum, r) => sum + r.body.created, 0);
+    const rows = await t.deps.db.selectFrom("rental_charges").select(["rental_id", "period_start"])
+      .where("rental_id", "in", rentals.map((r) => r.id)).execute();
+    assertEquals(rows.length, 6 * 12);
+    assertEquals(new Set(rows.map((r) => `${r.rental_id}/${r.period_start}`)).size, 6 * 12);
+    // Every run counted each period of these rentals once: created by it, or skipped.
+    for (const run of runs) assertEquals(run.body.created + run.body.skipped >= 72, true);
+    assertEquals(created >= 72, true);
+  },
+});
