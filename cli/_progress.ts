@@ -4,6 +4,8 @@
  * stderr is not a terminal: commands print their one-line summary instead.
  */
 import cliProgress from "cli-progress";
+import { BadInputError } from "../domain/errors.ts";
+import { UsageError } from "./_errors.ts";
 
 /** The part of cli-progress's SingleBar used here (the package ships no types). */
 interface SingleBar {
@@ -78,5 +80,27 @@ export async function withActivity<T>(label: string, work: () => Promise<T>): Pr
     return await work();
   } finally {
     line.stop();
+  }
+}
+
+/**
+ * Long work on the database directly (a cron job): a bar on a terminal while `work` reports
+ * its progress, stopped however it ends; input the work refuses as invalid (a date the user
+ * typed wrong) is a usage error, exit 2.
+ */
+export async function withProgressBar<T>(
+  label: string,
+  work: (update: (done: number, total: number) => void) => Promise<T>,
+): Promise<T> {
+  const current = progressBar(label);
+  try {
+    return await work((done, total) => current?.update(done, total));
+  } catch (error) {
+    if (error instanceof BadInputError && error.code === "validation_failed") {
+      throw new UsageError(error.issues?.[0]?.message ?? error.message);
+    }
+    throw error;
+  } finally {
+    current?.stop();
   }
 }

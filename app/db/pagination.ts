@@ -47,22 +47,27 @@ function pageQuery<DB, TB extends keyof DB, O, T>(
     .offset((params.page - 1) * params.limit);
 }
 
-/** Maps the rows; a page past the end has none, so only then the total is counted apart. */
-async function toPage<DB, TB extends keyof DB, O, T>(
-  rows: CountedRow<O>[],
+/**
+ * The total of a page query's rows (their window count); a page past the end has none, so
+ * only then `unpaged` (the query without its page) is counted apart.
+ */
+export async function pageTotal(
+  rows: ReadonlyArray<{ __total: number | string }>,
   params: ListParams,
-  unpaged: () => SelectQueryBuilder<DB, TB, O>,
-  map: (row: O) => T,
-): Promise<Page<T>> {
-  let total = rows[0] ? Number(rows[0].__total) : 0;
-  if (rows.length === 0 && params.page > 1) {
-    const counted = await unpaged().clearSelect()
-      .select(sql<number>`count(*)`.as("n"))
-      .executeTakeFirst() as { n: number } | undefined;
-    total = Number(counted?.n ?? 0);
-  }
+  // deno-lint-ignore no-explicit-any
+  unpaged: () => SelectQueryBuilder<any, any, any>,
+): Promise<number> {
+  if (rows[0]) return Number(rows[0].__total);
+  if (params.page === 1) return 0;
+  const counted = await unpaged().clearSelect().select(sql<number>`count(*)`.as("n"))
+    .executeTakeFirst() as { n: number } | undefined;
+  return Number(counted?.n ?? 0);
+}
+
+/** A page of `data` with its pagination block. */
+export function pageOf<T>(data: T[], params: ListParams, total: number): Page<T> {
   return {
-    data: rows.map(({ __total: _, ...row }) => map(row as O)),
+    data,
     pagination: {
       page: params.page,
       limit: params.limit,
@@ -70,6 +75,17 @@ async function toPage<DB, TB extends keyof DB, O, T>(
       totalPages: Math.ceil(total / params.limit),
     },
   };
+}
+
+/** Maps the rows into a page (the total as {@link pageTotal} finds it). */
+async function toPage<DB, TB extends keyof DB, O, T>(
+  rows: CountedRow<O>[],
+  params: ListParams,
+  unpaged: () => SelectQueryBuilder<DB, TB, O>,
+  map: (row: O) => T,
+): Promise<Page<T>> {
+  const total = await pageTotal(rows, params, unpaged);
+  return pageOf(rows.map(({ __total: _, ...row }) => map(row as O)), params, total);
 }
 
 export async function paginate<DB, TB extends keyof DB, O, T>(

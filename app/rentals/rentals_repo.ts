@@ -10,7 +10,7 @@ import { formatRentalNumber } from "../../domain/rentals/rental_status.ts";
 import type { RentalStatus } from "../../domain/rentals/rental_status.ts";
 import type { BillingInterval } from "../../domain/rentals/periods.ts";
 import type { Database, Db } from "../db/database.ts";
-import type { Page } from "../db/pagination.ts";
+import { type Page, pageOf, pageTotal } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 
@@ -310,21 +310,8 @@ export async function listRentals(
       "pg.__total",
     ])
     .orderBy(order).execute();
-  let total = rows[0] ? Number(rows[0].__total) : 0;
-  if (rows.length === 0 && params.page > 1) {
-    const counted = await ids.clearSelect().select(sql<number>`count(*)`.as("n"))
-      .executeTakeFirst();
-    total = Number(counted?.n ?? 0);
-  }
-  return {
-    data: rows.map(({ __total: _, ...row }) => toView(row as never)),
-    pagination: {
-      page: params.page,
-      limit: params.limit,
-      total,
-      totalPages: Math.ceil(total / params.limit),
-    },
-  };
+  const total = await pageTotal(rows, params, () => ids);
+  return pageOf(rows.map(({ __total: _, ...row }) => toView(row as never)), params, total);
 }
 
 export interface RentalChanges {

@@ -7,7 +7,7 @@
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { RepairStatus } from "../../domain/repairs/status_machine.ts";
 import type { Database, Db } from "../db/database.ts";
-import type { Page } from "../db/pagination.ts";
+import { type Page, pageOf, pageTotal } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { ApprovalMethod, RepairTicketTable } from "./repairs_tables.ts";
@@ -268,21 +268,8 @@ export async function listTickets(
     .innerJoin("accounts as acc", "acc.id", "rt.account_id")
     .select([...TICKET_COLUMNS, "acc.name as account_name", "p.__total"])
     .orderBy(order).execute();
-  let total = rows[0] ? Number(rows[0].__total) : 0;
-  if (rows.length === 0 && params.page > 1) {
-    const counted = await ids.clearSelect().select(sql<number>`count(*)`.as("n"))
-      .executeTakeFirst();
-    total = Number(counted?.n ?? 0);
-  }
-  return {
-    data: rows.map(({ __total: _, ...row }) => toView(row)),
-    pagination: {
-      page: params.page,
-      limit: params.limit,
-      total,
-      totalPages: Math.ceil(total / params.limit),
-    },
-  };
+  const total = await pageTotal(rows, params, () => ids);
+  return pageOf(rows.map(({ __total: _, ...row }) => toView(row)), params, total);
 }
 
 export interface TicketChanges {

@@ -10,12 +10,10 @@ import {
   generateSessionsBody,
   type GenerateSessionsResult,
 } from "../../app/lessons/lesson_schemas.ts";
-import { BadInputError } from "../../domain/errors.ts";
-import { UsageError } from "../_errors.ts";
 import { BUSINESS_ENV, describe } from "../_help.ts";
 import { parseInput } from "../_input.ts";
 import { type Column, outputFormat, printRows, withFormatOptions } from "../_output.ts";
-import { progressBar, withActivity } from "../_progress.ts";
+import { withActivity, withProgressBar } from "../_progress.ts";
 import { run } from "../_transport.ts";
 
 interface GenerateOptions {
@@ -72,20 +70,11 @@ export function registerLessonsCommands(program: Command): void {
       slotId: options.slot,
     }, { slotId: "--slot" }) ?? {};
     const result = await run<Result>({
-      direct: async (deps) => {
-        const bar = progressBar("Generating sessions");
-        try {
-          return await generateSessions(deps, input, (p) => bar?.update(p.done, p.total));
-        } catch (error) {
-          // A window the user typed wrong is a usage error (exit 2).
-          if (error instanceof BadInputError && error.code === "validation_failed") {
-            throw new UsageError(error.issues?.[0]?.message ?? error.message);
-          }
-          throw error;
-        } finally {
-          bar?.stop();
-        }
-      },
+      direct: (deps) =>
+        withProgressBar(
+          "Generating sessions",
+          (update) => generateSessions(deps, input, (p) => update(p.done, p.total)),
+        ),
       server: async (api) => {
         const counts = await withActivity(
           `Generating sessions on ${api.server}`,

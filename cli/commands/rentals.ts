@@ -10,12 +10,10 @@ import {
   generateChargesBody,
   type GenerateChargesResult,
 } from "../../app/rentals/rental_schemas.ts";
-import { BadInputError } from "../../domain/errors.ts";
-import { UsageError } from "../_errors.ts";
 import { BUSINESS_ENV, describe } from "../_help.ts";
 import { parseInput } from "../_input.ts";
 import { type Column, outputFormat, printRows, withFormatOptions } from "../_output.ts";
-import { progressBar, withActivity } from "../_progress.ts";
+import { withActivity, withProgressBar } from "../_progress.ts";
 import { run } from "../_transport.ts";
 
 interface BillOptions {
@@ -56,23 +54,12 @@ export function registerRentalsCommands(program: Command): void {
       through: "--through",
     }) ?? {};
     const result = await run<GenerateChargesResult>({
-      direct: async (deps) => {
-        const bar = progressBar("Billing rentals");
-        try {
-          return await generateCharges(deps, SYSTEM_ACTOR, {
-            through: input.through,
-            onProgress: (done, total) => bar?.update(done, total),
-          });
-        } catch (error) {
-          // A date the user typed wrong is a usage error (exit 2).
-          if (error instanceof BadInputError && error.code === "validation_failed") {
-            throw new UsageError(error.issues?.[0]?.message ?? error.message);
-          }
-          throw error;
-        } finally {
-          bar?.stop();
-        }
-      },
+      direct: (deps) =>
+        withProgressBar(
+          "Billing rentals",
+          (update) =>
+            generateCharges(deps, SYSTEM_ACTOR, { through: input.through, onProgress: update }),
+        ),
       server: async (api) =>
         await withActivity(
           `Billing rentals on ${api.server}`,

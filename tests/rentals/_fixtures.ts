@@ -6,9 +6,11 @@
  */
 import { addDays } from "../../domain/calendar.ts";
 import { storeToday } from "../../app/platform/store.ts";
-import { assertEquals } from "../_helpers/assert.ts";
 import { suiteOf, usersWith } from "../_helpers/suite.ts";
-import { api, type ApiResponse, type TestApp, type TestUser } from "../_helpers/test_app.ts";
+import type { TestApp } from "../_helpers/test_app.ts";
+import { call, payAndCompleteAs, storeWithOpenDrawer } from "../_helpers/calls.ts";
+
+export { call };
 
 export const rentalUsers = usersWith({
   /** The rental desk: rentals.edit (so also rentals.view). */
@@ -32,20 +34,6 @@ let counter = 0;
 
 export function nextN(): number {
   return ++counter;
-}
-
-/** `api()` that asserts the status and returns the body. */
-export async function call(
-  t: TestApp,
-  user: TestUser,
-  method: string,
-  path: string,
-  body?: unknown,
-  expected = method === "POST" ? 201 : method === "DELETE" ? 204 : 200,
-): Promise<any> {
-  const res: ApiResponse = await api(t.app, method, path, { token: user.token, body });
-  assertEquals(res.status, expected, `${method} ${path}: ${res.text}`);
-  return res.body;
 }
 
 /** Store-local today, and a date `days` from it. */
@@ -109,21 +97,8 @@ export async function makeRental(
 }
 
 /** A new location with one register whose drawer is open. */
-export async function storeWithDrawer(t: TestApp, u: RentalUsers) {
-  const now = t.deps.clock.now();
-  const locationId = t.deps.ids.uuid();
-  await t.deps.db.insertInto("locations")
-    .values({ id: locationId, name: `Rental store ${nextN()}`, created_at: now, updated_at: now })
-    .execute();
-  const register = await call(t, u.cashier, "POST", "/v1/registers", {
-    name: `Rental register ${nextN()}`,
-    locationId,
-  });
-  await call(t, u.cashier, "POST", "/v1/drawers/open", {
-    registerId: register.id,
-    openingBalance: "100.00",
-  });
-  return { locationId, registerId: register.id as string };
+export function storeWithDrawer(t: TestApp, u: RentalUsers) {
+  return storeWithOpenDrawer(t, u.cashier, "Rental");
 }
 
 /** A rental's charges. */
@@ -132,19 +107,8 @@ export async function chargesOf(t: TestApp, u: RentalUsers, rentalId: string): P
 }
 
 /** Pays the transaction's whole balance by card and completes it (status as expected). */
-export async function payAndComplete(
-  t: TestApp,
-  u: RentalUsers,
-  tx: any,
-  expected = 200,
-): Promise<any> {
-  if (tx.balanceDue !== "0.00") {
-    await call(t, u.cashier, "POST", `/v1/transactions/${tx.id}/payments`, {
-      method: "card",
-      amount: tx.balanceDue,
-    });
-  }
-  return await call(t, u.cashier, "POST", `/v1/transactions/${tx.id}/complete`, {}, expected);
+export function payAndComplete(t: TestApp, u: RentalUsers, tx: any, expected = 200): Promise<any> {
+  return payAndCompleteAs(t, u.cashier, tx, expected);
 }
 
 /** A rental_payment of `chargeIds` at `locationId` (pending). */

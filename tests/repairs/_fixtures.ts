@@ -3,9 +3,11 @@
  * Repairs test fixtures: the users of a repair bench (and of its register), factories over
  * the HTTP API (accounts, products, tickets, lines) and a store with an open drawer.
  */
-import { assertEquals } from "../_helpers/assert.ts";
 import { suiteOf, usersWith } from "../_helpers/suite.ts";
-import { api, type ApiResponse, type TestApp, type TestUser } from "../_helpers/test_app.ts";
+import type { TestApp } from "../_helpers/test_app.ts";
+import { call, payAndCompleteAs, storeWithOpenDrawer } from "../_helpers/calls.ts";
+
+export { call };
 
 export const repairUsers = usersWith({
   /** A technician: repairs.edit (so also repairs.view) and files.upload. */
@@ -31,21 +33,6 @@ let counter = 0;
 /** A unique suffix for names. */
 export function nextN(): number {
   return ++counter;
-}
-
-/** `api()` that asserts the status and returns the body. */
-export async function call(
-  t: TestApp,
-  user: TestUser,
-  method: string,
-  path: string,
-  body?: unknown,
-  expected = method === "POST" ? 201 : method === "DELETE" ? 204 : 200,
-  headers?: Record<string, string>,
-): Promise<any> {
-  const res: ApiResponse = await api(t.app, method, path, { token: user.token, body, headers });
-  assertEquals(res.status, expected, `${method} ${path}: ${res.text}`);
-  return res.body;
 }
 
 export async function makeAccount(
@@ -129,21 +116,8 @@ export async function getTicket(t: TestApp, u: RepairUsers, id: string): Promise
 }
 
 /** A new location with one register whose drawer is open. */
-export async function storeWithDrawer(t: TestApp, u: RepairUsers) {
-  const now = t.deps.clock.now();
-  const locationId = t.deps.ids.uuid();
-  await t.deps.db.insertInto("locations")
-    .values({ id: locationId, name: `Repair store ${nextN()}`, created_at: now, updated_at: now })
-    .execute();
-  const register = await call(t, u.cashier, "POST", "/v1/registers", {
-    name: `Bench register ${nextN()}`,
-    locationId,
-  });
-  await call(t, u.cashier, "POST", "/v1/drawers/open", {
-    registerId: register.id,
-    openingBalance: "100.00",
-  });
-  return { locationId, registerId: register.id as string };
+export function storeWithDrawer(t: TestApp, u: RepairUsers) {
+  return storeWithOpenDrawer(t, u.cashier, "Repair");
 }
 
 /** Starts a repair_payment for the ticket (its lines from the ticket unless `items`). */
@@ -164,17 +138,6 @@ export async function startPayment(
 }
 
 /** Pays the transaction's whole balance by card and completes it (status as expected). */
-export async function payAndComplete(
-  t: TestApp,
-  u: RepairUsers,
-  tx: any,
-  expected = 200,
-): Promise<any> {
-  if (tx.balanceDue !== "0.00") {
-    await call(t, u.cashier, "POST", `/v1/transactions/${tx.id}/payments`, {
-      method: "card",
-      amount: tx.balanceDue,
-    });
-  }
-  return await call(t, u.cashier, "POST", `/v1/transactions/${tx.id}/complete`, {}, expected);
+export function payAndComplete(t: TestApp, u: RepairUsers, tx: any, expected = 200): Promise<any> {
+  return payAndCompleteAs(t, u.cashier, tx, expected);
 }
