@@ -17,7 +17,7 @@
  * Every refused move is a ConflictError `invalid_transition` (409), except the balance rule.
  */
 import { ConflictError } from "../errors.ts";
-import type { Cents } from "../money.ts";
+import { type Cents, formatMoney } from "../money.ts";
 
 export type TransactionType = "sale" | "repair_payment" | "rental_payment" | "refund";
 export type TransactionStatus = "pending" | "complete" | "voided";
@@ -48,7 +48,7 @@ export function assertCanComplete(tx: TransactionState & { balanceDueCents: Cent
     throw new ConflictError(
       "balance_due",
       `Cannot complete ${tx.id ? `transaction "${tx.id}"` : "the transaction"}: ` +
-        `balance due is ${tx.balanceDueCents} cents`,
+        `${formatMoney(tx.balanceDueCents)} is still due`,
     );
   }
 }

@@ -8,6 +8,7 @@ import {
   type TransactionStatus,
   type TransactionType,
 } from "./transaction_status.ts";
+import { preparePayment } from "./transaction_totals.ts";
 
 function codeOf(fn: () => void): string {
   return (assertThrows(fn, ConflictError) as ConflictError).code;
@@ -123,4 +124,17 @@ Deno.test("the asserts match the status table for every type, status and drawer 
   // Refund transactions are created complete and are final; a pending one could still be edited.
   expected.push("refund/pending/open/edit", "refund/pending/closed/edit");
   assertEquals(allowed.sort(), expected.sort());
+});
+
+Deno.test("refusals speak in money, not cents: balance still due, overpayment", () => {
+  const due = assertThrows(
+    () => assertCanComplete({ id: "t1", status: "pending", type: "sale", balanceDueCents: 1234 }),
+    ConflictError,
+  );
+  assertEquals(due.message, 'Cannot complete transaction "t1": 12.34 is still due');
+  const over = assertThrows(
+    () => preparePayment({ method: "card", amountCents: 1235 }, 1234),
+    ConflictError,
+  );
+  assertEquals(over.message, "A payment of 12.35 exceeds the balance due of 12.34");
 });

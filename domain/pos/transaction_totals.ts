@@ -28,6 +28,7 @@ import {
   type BasisPoints,
   type Cents,
   exceedsShare,
+  formatMoney,
   FULL_PERCENT,
   parseMoney,
   parsePercent,
@@ -305,9 +306,9 @@ export function preparePayment(request: PaymentRequest, balanceDueCents: Cents):
   if (amountCents > balanceDueCents) {
     throw new ConflictError(
       "overpayment",
-      `Payment of ${amountCents} cents exceeds the balance due of ${
-        Math.max(0, balanceDueCents)
-      } cents`,
+      `A payment of ${formatMoney(amountCents)} exceeds the balance due of ${
+        formatMoney(Math.max(0, balanceDueCents))
+      }`,
     );
   }
   if (method !== "cash") {
