@@ -67,7 +67,12 @@ export async function up(db: AnyDb): Promise<void> {
   await sql`CREATE INDEX rentals_product_idx ON rentals (product_id, created_at)`.execute(db);
   await sql`CREATE INDEX rentals_status_idx ON rentals (status, created_at, id) WHERE deleted_at IS NULL`
     .execute(db);
-  await sql`CREATE INDEX rentals_overdue_idx ON rentals (due_date, id) WHERE status = 'active' AND deleted_at IS NULL AND due_date IS NOT NULL`
+  // INCLUDE created_at: the overdue list counts and sorts its rows from the index alone.
+  await sql`CREATE INDEX rentals_overdue_idx ON rentals (due_date, id) INCLUDE (created_at) WHERE status = 'active' AND deleted_at IS NULL AND due_date IS NOT NULL`
+    .execute(db);
+  // Live rentals by id with their creation time: the past-due list (ids from the unpaid
+  // charges) counts and sorts from this index alone.
+  await sql`CREATE INDEX rentals_live_created_idx ON rentals (id) INCLUDE (created_at) WHERE deleted_at IS NULL`
     .execute(db);
   await sql`CREATE INDEX rentals_billing_idx ON rentals (id) WHERE status = 'active' AND deleted_at IS NULL`
     .execute(db);

@@ -1,7 +1,8 @@
 /**
  * Rentals as the API shows them (API §13): the row with its names, `isOverdue` (store-local
  * today) and the money its charges add up to (`balanceDue`, `equity`, `payoffAmount`). Two
- * queries for any number of rentals: the charge totals of all of them, and the store's today.
+ * queries for any number of rentals: the charge totals of all of them, and the store's today
+ * (unless the caller read it already).
  */
 import { formatMoney, formatPercent, parseMoney, parsePercent } from "../../domain/money.ts";
 import { payoffOf, type RentToOwnTerms } from "../../domain/rentals/rental_money.ts";
@@ -70,10 +71,11 @@ export async function rentalsJson(
   deps: Pick<AppDeps, "db" | "clock">,
   db: Db,
   rentals: readonly RentalView[],
+  knownToday?: string,
 ): Promise<RentalJson[]> {
   if (rentals.length === 0) return [];
   const totals = await findChargeTotals(db, rentals.map((r) => r.id));
-  const today = await storeToday(deps, db);
+  const today = knownToday ?? await storeToday(deps, db);
   return rentals.map((r) => rentalJsonOf(r, totals.get(r.id) ?? NO_CHARGES, today));
 }
 

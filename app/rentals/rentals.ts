@@ -79,18 +79,14 @@ export async function listRentalsJson(
 ): Promise<Page<RentalJson>> {
   const { overdue, pastDue, ...rest } = params;
   const filters: Parameters<typeof listRentals>[1] = { ...rest };
-  if (overdue || pastDue) {
-    const today = await storeToday(deps);
-    if (overdue) filters.overdueBefore = today;
-    if (pastDue) {
-      filters.pastDueBefore = pastDueCutoff(
-        today,
-        (await getRuntimeConfig(deps.db)).rentalGraceDays,
-      );
-    }
+  // Store-local today, read once for the filters and the rows' isOverdue.
+  const today = await storeToday(deps);
+  if (overdue) filters.overdueBefore = today;
+  if (pastDue) {
+    filters.pastDueBefore = pastDueCutoff(today, (await getRuntimeConfig(deps.db)).rentalGraceDays);
   }
   const page = await listRentals(deps.db, filters);
-  return { data: await rentalsJson(deps, deps.db, page.data), pagination: page.pagination };
+  return { data: await rentalsJson(deps, deps.db, page.data, today), pagination: page.pagination };
 }
 
 /** The member, when named, belongs to the account. */
