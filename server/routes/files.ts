@@ -8,9 +8,9 @@
  * (API §1.6 lists signed-URL file downloads among the routes that need no token.)
  *
  * Uploads: the pipeline (server/route.ts) checks files.upload, takes multipart only (415
- * otherwise, before reading), reads the body once within `upload.maxBytes` plus
- * `FORM_OVERHEAD_BYTES` (413 as soon as it is passed) and parses the parts as views into it;
- * the file's bytes go from that buffer to storage without another copy.
+ * otherwise, before reading), reads the body once within `upload.maxBytes` plus the form's
+ * envelope (`_uploads.ts`; 413 as soon as it is passed) and parses the parts as views into
+ * it; the file's bytes go from that buffer to storage without another copy.
  */
 import type { AppDeps } from "../../app/deps.ts";
 import { idParams, listResponse } from "../../app/schemas.ts";
@@ -30,56 +30,17 @@ import {
   listFiles,
   openStoredFile,
   uploadFile,
-  uploadLimits,
 } from "../../app/files/files.ts";
-import { signFileUrl, verifyFileSignature } from "../../app/files/signed_urls.ts";
+import { verifyFileSignature } from "../../app/files/signed_urls.ts";
 import { parseServePath } from "../../domain/files/serve_path.ts";
 import type { Actor } from "../../app/actor.ts";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../domain/errors.ts";
 import { fieldIssues } from "../errors.ts";
-import type { ReplayCodec } from "../middleware/idempotency.ts";
-import type { MultipartPart } from "../middleware/multipart.ts";
 import { ApiRouter, authenticate } from "../route.ts";
+import { fileAndFields, signedFileReplay, uploadBodyLimit } from "./_uploads.ts";
 
 const ID_SCANS_NOTE = "ID scans (entityType member_identifier) also need accounts.view: " +
   "without it they behave as if absent (404).";
-
-/** Room for the multipart envelope and the text fields besides the file itself. */
-const FORM_OVERHEAD_BYTES = 64 * 1024;
-
-/** The form's text fields and its one file part (400 naming the field otherwise). */
-function formFields(form: MultipartPart[]): { fields: Record<string, string>; file: Uint8Array } {
-  const fields: Record<string, string> = {};
-  let file: Uint8Array | undefined;
-  const issues: { path: string; message: string }[] = [];
-  const decoder = new TextDecoder();
-  for (const part of form) {
-    if (part.name === "file") {
-      if (file || part.filename === undefined) {
-        issues.push({ path: "file", message: "Expected exactly one file part" });
-      } else file = part.content;
-    } else if (part.filename !== undefined || Object.hasOwn(fields, part.name)) {
-      issues.push({ path: part.name, message: "Expected one text value" });
-    } else fields[part.name] = decoder.decode(part.content);
-  }
-  if (!file && issues.length === 0) issues.push({ path: "file", message: "A file is required" });
-  if (issues.length > 0) throw new ValidationError(issues);
-  return { fields, file: file! };
-}
-
-/**
- * Upload responses carry a signed URL (a credential for 15 minutes): the replay table keeps
- * the metadata without it, and a replay signs the file's URL again.
- */
-function uploadReplay(deps: AppDeps): ReplayCodec {
-  return {
-    store: (body) => ({ ...(body as Record<string, unknown>), url: undefined }),
-    restore: async (stored) => {
-      const file = stored as { id: string; path: string };
-      return { ...file, url: (await signFileUrl(deps.config, file, deps.clock.now())).url };
-    },
-  };
-}
 
 /** The serve path exactly as sent (still percent-encoded), after `/v1/files/serve/`. */
 function rawServePath(url: string): string {
@@ -182,8 +143,8 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
         "freshly signed `url`.",
       access: "files.upload",
       multipart: uploadForm,
-      maxBodyBytes: async () => (await uploadLimits(deps)).maxBytes + FORM_OVERHEAD_BYTES,
-      replay: uploadReplay(deps),
+      maxBodyBytes: uploadBodyLimit(deps),
+      replay: signedFileReplay(deps),
       responses: {
         201: { description: "The stored file", schema: fileSchema },
         413: { description: "Larger than `upload.maxBytes` (`payload_too_large`)" },
@@ -193,7 +154,7 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
       },
       errors: { 400: ["invalid_reference"], 409: ["file_limit_reached"] },
     }, async (c, { actor, form }) => {
-      const { fields, file } = formFields(form!);
+      const { fields, file } = fileAndFields(form!);
       const parsed = uploadFields.safeParse(fields);
       if (!parsed.success) throw new ValidationError(fieldIssues(parsed.error));
       const stored = await uploadFile(deps, actor, {

@@ -5,50 +5,13 @@
  */
 import type { AppDeps } from "../../../app/deps.ts";
 import { fileSchema } from "../../../app/files/file_schemas.ts";
-import { uploadLimits } from "../../../app/files/files.ts";
-import { signFileUrl } from "../../../app/files/signed_urls.ts";
 import { listPhotos, uploadPhoto } from "../../../app/repairs/photos.ts";
 import { photoFields, photoForm, photoListQuery } from "../../../app/repairs/repair_schemas.ts";
 import { idParams, listResponse } from "../../../app/schemas.ts";
 import { ValidationError } from "../../../domain/errors.ts";
 import { fieldIssues } from "../../errors.ts";
-import type { ReplayCodec } from "../../middleware/idempotency.ts";
-import type { MultipartPart } from "../../middleware/multipart.ts";
 import { ApiRouter } from "../../route.ts";
-
-/** Room for the multipart envelope and the phase field besides the photo itself. */
-const FORM_OVERHEAD_BYTES = 64 * 1024;
-
-/** The form's one file part and its text fields (400 naming the field otherwise). */
-function photoUpload(form: MultipartPart[]): { fields: Record<string, string>; file: Uint8Array } {
-  const fields: Record<string, string> = {};
-  let file: Uint8Array | undefined;
-  const issues: { path: string; message: string }[] = [];
-  const decoder = new TextDecoder();
-  for (const part of form) {
-    if (part.name === "file") {
-      if (file || part.filename === undefined) {
-        issues.push({ path: "file", message: "Expected exactly one file part" });
-      } else file = part.content;
-    } else if (part.filename !== undefined || Object.hasOwn(fields, part.name)) {
-      issues.push({ path: part.name, message: "Expected one text value" });
-    } else fields[part.name] = decoder.decode(part.content);
-  }
-  if (!file && issues.length === 0) issues.push({ path: "file", message: "A file is required" });
-  if (issues.length > 0) throw new ValidationError(issues);
-  return { fields, file: file! };
-}
-
-/** The replay table keeps the photo's metadata without its signed URL; a replay signs anew. */
-function photoReplay(deps: AppDeps): ReplayCodec {
-  return {
-    store: (body) => ({ ...(body as Record<string, unknown>), url: undefined }),
-    restore: async (stored) => {
-      const file = stored as { id: string; path: string };
-      return { ...file, url: (await signFileUrl(deps.config, file, deps.clock.now())).url };
-    },
-  };
-}
+import { fileAndFields, signedFileReplay, uploadBodyLimit } from "../_uploads.ts";
 
 export function photoRoutes(deps: AppDeps): ApiRouter {
   return new ApiRouter(deps, "/repair-tickets", "Repairs")
@@ -76,12 +39,12 @@ export function photoRoutes(deps: AppDeps): ApiRouter {
       access: "repairs.edit",
       params: idParams,
       multipart: photoForm,
-      maxBodyBytes: async () => (await uploadLimits(deps)).maxBytes + FORM_OVERHEAD_BYTES,
-      replay: photoReplay(deps),
+      maxBodyBytes: uploadBodyLimit(deps),
+      replay: signedFileReplay(deps),
       responses: { 201: { description: "The stored photo", schema: fileSchema } },
       errors: { 400: ["invalid_reference"], 409: ["file_limit_reached"] },
     }, async (c, { params, actor, form }) => {
-      const { fields, file } = photoUpload(form!);
+      const { fields, file } = fileAndFields(form!);
       const parsed = photoFields.safeParse(fields);
       if (!parsed.success) throw new ValidationError(fieldIssues(parsed.error));
       return c.json(await uploadPhoto(deps, actor, params.id, parsed.data.phase, file), 201);

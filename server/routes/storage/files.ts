@@ -10,7 +10,6 @@
 import type { AppDeps } from "../../../app/deps.ts";
 import { idParams, listResponse } from "../../../app/schemas.ts";
 import { fileUrlQuery, fileUrlSchema } from "../../../app/files/file_schemas.ts";
-import { uploadLimits } from "../../../app/files/files.ts";
 import {
   contentQuery,
   storageFileListQuery,
@@ -39,9 +38,7 @@ import type { ReplayCodec } from "../../middleware/idempotency.ts";
 import type { MultipartPart } from "../../middleware/multipart.ts";
 import { ApiRouter, authenticate } from "../../route.ts";
 import { LEVEL_RULE, noContent, TAG } from "./_shared.ts";
-
-/** Room for the multipart envelope and the name field besides the file itself. */
-const FORM_OVERHEAD_BYTES = 64 * 1024;
+import { uploadBodyLimit } from "../_uploads.ts";
 
 /** The form's one file part and the stored name (the `name` field, else the part's file name). */
 function uploadOf(form: MultipartPart[]): { name: string; content: Uint8Array } {
@@ -126,7 +123,7 @@ export function folderFileRoutes(deps: AppDeps): ApiRouter {
       access: "storage.view",
       params: idParams,
       multipart: storageUploadForm,
-      maxBodyBytes: async () => (await uploadLimits(deps)).maxBytes + FORM_OVERHEAD_BYTES,
+      maxBodyBytes: uploadBodyLimit(deps),
       responses: {
         201: { description: "The stored file", schema: storageFileSchema },
         413: { description: "Larger than `upload.maxBytes` (`payload_too_large`)" },
