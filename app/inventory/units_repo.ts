@@ -64,6 +64,19 @@ export function listUnits(
 }
 
 /** The live unit (not soft-deleted). */
+/**
+ * The live unit with this serial number (case-insensitive, through `units_serial_lower_idx`;
+ * the caller trims), the most recently created one when units of several products share it.
+ */
+export async function findUnitBySerial(db: Db, serial: string): Promise<UnitRecord | undefined> {
+  const row = await db.selectFrom("units").select(unitColumns)
+    .where(sql`lower(serial_number)`, "=", serial.toLowerCase())
+    .where("serial_number", "is not", null)
+    .where("deleted_at", "is", null)
+    .orderBy("created_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  return row && toUnit(row);
+}
+
 export async function findUnit(db: Db, id: string): Promise<UnitRecord | undefined> {
   const row = await db.selectFrom("units").select(unitColumns)
     .where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();

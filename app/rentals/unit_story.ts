@@ -11,8 +11,8 @@ import { type TimelineEvent, unitTimeline } from "../../domain/rentals/unit_time
 import type { AppDeps } from "../deps.ts";
 import { requireProduct } from "../inventory/products.ts";
 import type { ProductRecord } from "../inventory/products_repo.ts";
-import { findUnitBySerial, findUnitHistory } from "../inventory/unit_history_repo.ts";
-import type { UnitRecord } from "../inventory/units_repo.ts";
+import { findUnitHistory } from "../inventory/unit_history_repo.ts";
+import { findUnitBySerial, type UnitRecord } from "../inventory/units_repo.ts";
 import { findUnitSales } from "../pos/unit_sales_repo.ts";
 import { findTicketsBySerial } from "../repairs/serial_tickets_repo.ts";
 import { findRentalsOfUnit } from "./rentals_repo.ts";
