@@ -1,9 +1,8 @@
 /** Completing under concurrency and retries, and the completion's bounded query count. */
+import { completeCountingQueries } from "../_helpers/query_count.ts";
 import { sql } from "kysely";
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
-import type { Actor } from "../../app/actor.ts";
-import { completeTransaction } from "../../app/pos/complete_transaction.ts";
 import {
   createSale,
   makeProduct,
@@ -132,20 +131,6 @@ Deno.test("payments and completes replay with the same Idempotency-Key and do no
 
 // ---------------------------------------------------------------- performance
 
-function countingDb() {
-  const counter = { queries: 0 };
-  const db = t.deps.db.withPlugin({
-    transformQuery(args) {
-      counter.queries++;
-      return args.node;
-    },
-    transformResult(args) {
-      return Promise.resolve(args.result);
-    },
-  });
-  return { db, counter };
-}
-
 async function seedHistory(locationId: string, sessionId: string, count: number): Promise<void> {
   await sql`
     INSERT INTO transactions (id, type, status, location_id, drawer_session_id, subtotal, total,
@@ -173,16 +158,7 @@ async function countedComplete(locationId: string, productIds: string[]): Promis
     token: u.cashier.token,
     body: { method: "card", amount: tx.total },
   });
-  const actor: Actor = {
-    userId: u.cashier.id,
-    email: u.cashier.email,
-    kind: "access",
-    permissions: new Set(["pos.edit", "pos.view"]),
-  };
-  const { db, counter } = countingDb();
-  const done = await completeTransaction({ ...t.deps, db }, actor, tx.id, undefined);
-  assertEquals(done.status, "complete");
-  return counter.queries;
+  return await completeCountingQueries(t, u.cashier, tx.id);
 }
 
 Deno.test("completing a 3-line sale takes a bounded number of queries, whatever the history size", async () => {

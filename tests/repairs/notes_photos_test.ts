@@ -1,4 +1,5 @@
 /** Notes (visibility, author, status when written, search, deletion rights) and photos by phase. */
+import { JPEG, PNG } from "../files/_fixtures.ts";
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, createUserWithPermissions, type TestApp } from "../_helpers/test_app.ts";
 import { call, makeTicket, move, repairsSuite, type RepairUsers } from "./_fixtures.ts";
@@ -6,26 +7,6 @@ import { call, makeTicket, move, repairsSuite, type RepairUsers } from "./_fixtu
 let t: TestApp;
 let u: RepairUsers;
 repairsSuite((s) => ({ t, u } = s));
-
-const PNG = new Uint8Array([
-  0x89,
-  0x50,
-  0x4e,
-  0x47,
-  0x0d,
-  0x0a,
-  0x1a,
-  0x0a,
-  0,
-  0,
-  0,
-  13,
-  73,
-  72,
-  68,
-  82,
-]);
-const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1]);
 
 function photoForm(content: Uint8Array, phase: string | undefined, name = "photo.png"): FormData {
   const form = new FormData();

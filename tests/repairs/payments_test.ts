@@ -3,10 +3,9 @@
  * balanceDue through payments, refunds and voids, overpayment, cancelled and deleted tickets, and
  * the query count of completing a repair payment next to a sale's.
  */
+import { completeCountingQueries } from "../_helpers/query_count.ts";
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
-import type { Actor } from "../../app/actor.ts";
-import { completeTransaction } from "../../app/pos/complete_transaction.ts";
 import {
   addLine,
   call,
@@ -207,35 +206,12 @@ Deno.test("cancelled, deleted and unknown tickets cannot be paid", async () => {
   assertEquals(sale.body.errors[0].path, "items");
 });
 
-function countingDb() {
-  const counter = { queries: 0 };
-  const db = t.deps.db.withPlugin({
-    transformQuery(args) {
-      counter.queries++;
-      return args.node;
-    },
-    transformResult(args) {
-      return Promise.resolve(args.result);
-    },
-  });
-  return { db, counter };
-}
-
 async function countedComplete(tx: { id: string; total: string }): Promise<number> {
   await call(t, u.cashier, "POST", `/v1/transactions/${tx.id}/payments`, {
     method: "card",
     amount: tx.total,
   });
-  const actor: Actor = {
-    userId: u.cashier.id,
-    email: u.cashier.email,
-    kind: "access",
-    permissions: new Set(["pos.edit", "pos.view"]),
-  };
-  const { db, counter } = countingDb();
-  const done = await completeTransaction({ ...t.deps, db }, actor, tx.id, undefined);
-  assertEquals(done.status, "complete");
-  return counter.queries;
+  return await completeCountingQueries(t, u.cashier, tx.id);
 }
 
 Deno.test("completing a repair payment takes a bounded number of queries: a sale's plus three", async () => {
