@@ -54,14 +54,13 @@ export function createDeps(input: DepsInput): AppDeps {
     files: input.files ?? createLocalFileStorage(input.config.filesDir, ids),
     fileOwners: FILE_OWNERS,
     repairTickets: input.repairTickets,
-    rentals: undefined,
+    // The rentals feature's port to the POS (charges paid at the register, buyouts).
+    rentals: rentalPort(),
     vaultKeys: createVaultKeyring(),
     startedAt: clock.now(),
     version: APP_VERSION,
   };
   // The repairs feature's port to the POS (it moves tickets and queues emails through deps).
   deps.repairTickets ??= repairTicketPort(deps);
-  // The rentals feature's port to the POS (charges paid at the register, buyouts).
-  deps.rentals ??= rentalPort(deps);
   return deps;
 }

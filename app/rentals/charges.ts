@@ -23,7 +23,6 @@ import {
 import type { ChargeJson, GenerateChargesResult } from "./rental_schemas.ts";
 import { countActiveRentals, listActiveRentalsAfter } from "./rentals_repo.ts";
 import { requireRental } from "./rentals.ts";
-import { formatMoney, parseMoney } from "../../domain/money.ts";
 
 /** Rentals per chunk (and transaction) of charge generation. */
 const CHUNK_RENTALS = 500;
@@ -34,11 +33,8 @@ export const MAX_BILLING_DAYS_AHEAD = 366;
 
 export async function listRentalCharges(deps: AppDeps, rentalId: string): Promise<ChargeJson[]> {
   await requireRental(deps.db, rentalId);
-  return (await listChargesOfRental(deps.db, rentalId)).map((c) => ({
-    ...c,
-    amount: formatMoney(parseMoney(c.amount)),
-    equity: formatMoney(parseMoney(c.equity)),
-  }));
+  // numeric(12,2) columns come back as two-decimal text already.
+  return await listChargesOfRental(deps.db, rentalId);
 }
 
 export interface GenerateOptions {

@@ -43,8 +43,8 @@ export function rentalJsonOf(rental: RentalView, totals: ChargeTotals, today: st
     startDate: rental.startDate,
     dueDate: rental.dueDate,
     billingInterval: rental.billingInterval,
-    rate: formatMoney(parseMoney(rental.rate)),
-    deposit: rental.deposit === null ? null : formatMoney(parseMoney(rental.deposit)),
+    rate: rental.rate,
+    deposit: rental.deposit,
     rentToOwn: terms && {
       purchasePrice: formatMoney(terms.purchasePriceCents),
       equityPercent: formatPercent(terms.equityPercentBp),

@@ -9,7 +9,6 @@ import { ConflictError, InvalidReferenceError, ValidationError } from "../../dom
 import { formatMoney, parseMoney } from "../../domain/money.ts";
 import { equityOfPayment } from "../../domain/rentals/rental_money.ts";
 import { assertCanMove } from "../../domain/rentals/rental_status.ts";
-import type { AppDeps } from "../deps.ts";
 import { setUnitStatus } from "../inventory/stock.ts";
 import type { RentalChargeLine, RentalPort } from "../pos/rental_port.ts";
 import { findCharges, lockCharges, markChargePaid, reopenChargesPaidBy } from "./charges_repo.ts";
@@ -17,13 +16,11 @@ import { rentToOwnTerms } from "./rental_json.ts";
 import { findRentalsByIds, setRentalStatus } from "./rentals_repo.ts";
 import { requireLockedRental } from "./rentals.ts";
 
-type PortDeps = Pick<AppDeps, "clock" | "ids">;
-
 function alreadyPaid(chargeId: string): ConflictError {
   return new ConflictError("invalid_transition", `Rental charge "${chargeId}" is paid already`);
 }
 
-export function rentalPort(_deps: PortDeps): RentalPort {
+export function rentalPort(): RentalPort {
   return {
     async paymentLines(trx, chargeIds) {
       if (new Set(chargeIds).size !== chargeIds.length) {
