@@ -50,17 +50,22 @@ export async function createBenchDatabase(serverUrl = SERVER_URL): Promise<Bench
   };
 }
 
-export function seedContext(db: Kysely<Database>, dataDir: string): SeedContext {
+export function seedContext(
+  db: Kysely<Database>,
+  dataDir: string,
+  engine: SeedContext["engine"] = "postgres",
+): SeedContext {
   const signer = createTokenSigner(signingSecret(JWT_SECRET), systemIds);
   let deps: AppDeps | undefined;
   let n = 0;
   return {
     db,
+    engine,
     deps() {
       deps ??= createDeps({
         config: loadConfig({ APP_ENV: "test", JWT_SECRET, DATA_DIR: dataDir }),
         db,
-        dbKind: "postgres",
+        dbKind: engine,
         logger: createMemoryLogger(),
       });
       return deps;

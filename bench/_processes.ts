@@ -64,25 +64,43 @@ export async function startHello(children: Deno.ChildProcess[]): Promise<Started
   return { child, baseUrl: `http://127.0.0.1:${port}` };
 }
 
-/** The real server on the bench database, with its default pool unless BENCH_DB_POOL_SIZE. */
+/**
+ * The real server on the bench database (a PostgreSQL URL, or `{ dataDir }` for the embedded
+ * default in that data directory), with its default pool unless BENCH_DB_POOL_SIZE.
+ */
 export async function startServer(
-  databaseUrl: string,
+  database: string | { dataDir: string },
   children: Deno.ChildProcess[],
 ): Promise<Started> {
   const port = freePort();
-  const child = spawn("main.ts", {
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    AUTH_RATE_LIMIT: "off",
-    LOG_LEVEL: "warn",
-    JWT_SECRET,
-    APP_ENV: "development",
-    ...POOL_SIZE_ENV,
-  });
+  const env: Record<string, string> = Deno.env.toObject();
+  if (typeof database === "string") env.DATABASE_URL = database;
+  else {
+    delete env.DATABASE_URL;
+    env.DATA_DIR = database.dataDir;
+    env.FILES_DIR = `${database.dataDir}/files`;
+  }
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    cwd: ROOT,
+    env: {
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      AUTH_RATE_LIMIT: "off",
+      LOG_LEVEL: "warn",
+      JWT_SECRET,
+      APP_ENV: "development",
+      ...POOL_SIZE_ENV,
+    },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
   children.push(child);
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(`${baseUrl}/v1/health`);
+  await waitFor(`${baseUrl}/v1/health`, 180_000);
   return { child, baseUrl };
 }
 

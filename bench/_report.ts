@@ -30,6 +30,10 @@ export interface HttpScenarioResult {
   bareRatioToPgbench?: number;
   targets?: AnyHttp["targets"];
   targetsMet?: boolean;
+  /** Set on the embedded default's run of a scenario (PostgreSQL otherwise). */
+  engine?: "embedded";
+  /** Embedded req/s / PostgreSQL req/s of the same scenario in this run. */
+  ratioToPostgres?: number;
   notes: string[];
   pgbenchScript?: string;
   pgbenchDefines?: Record<string, string>;
@@ -87,6 +91,7 @@ export function printSummary(
     ...results.flatMap((r) => {
       const target = [
         r.targets?.ratioToPgbench !== undefined ? `≥${r.targets.ratioToPgbench}×` : "",
+        r.targets?.p50Ms !== undefined ? `p50<${r.targets.p50Ms}` : "",
         r.targets?.p99Ms !== undefined ? `p99<${r.targets.p99Ms}` : "",
       ].filter(Boolean).join(", ");
       const row = [
@@ -96,7 +101,7 @@ export function printSummary(
         fmt(r.http.p99Ms),
         fmt(r.pgbench?.tps),
         fmt(r.pgbench?.p99Ms),
-        fmt(r.ratioToPgbench),
+        r.ratioToPostgres !== undefined ? `${r.ratioToPostgres} of PG` : fmt(r.ratioToPgbench),
         "",
         target,
         r.targetsMet === undefined ? "" : r.targetsMet ? "yes" : "NO",

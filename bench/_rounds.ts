@@ -82,7 +82,7 @@ const median = (values: number[]) => {
  * Rounds of one load, folded: requests, errors and time summed (so req/s is over all rounds),
  * p50 and p99 the median of the rounds' (each round is its own wrk run), max the largest.
  */
-function foldRounds(rounds: LoadResult[]): LoadResult {
+export function foldRounds(rounds: LoadResult[]): LoadResult {
   const requests = rounds.reduce((sum, r) => sum + r.requests, 0);
   const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
   return {

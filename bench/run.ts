@@ -10,6 +10,8 @@
  * A scenario that names its statement (`bareStatement`) is also measured on the bare stack: a
  * Deno.serve + Hono + Kysely endpoint running that statement alone (`_bare.ts`), in the same
  * rounds, so the report shows how much of the gap to pgbench the stack itself leaves.
+ * Scenarios that name `embedded` targets are then also measured on the embedded default (a
+ * PGlite data directory of their own, `_embedded.ts`), with their req/s ratio to PostgreSQL.
  * HTTP load comes from `wrk` (installed with apt-get when missing; without it, from the Deno
  * fetch generator in `_load.ts`, with a note). Timed scenarios (no HTTP) run last.
  * A fresh database `shop_bench_<random>` is created on BENCH_DATABASE_URL's server
@@ -34,6 +36,7 @@ import { seedScenarios } from "./_seed.ts";
 import { type AnyHttp, CONCURRENCY, isTimed, SELECTED, WRK_THREADS } from "./_settings.ts";
 import { runTimedScenarios } from "./_timed_scenarios.ts";
 import { findWrk } from "./_wrk.ts";
+import { measureEmbeddedScenarios } from "./_embedded.ts";
 
 async function main(): Promise<void> {
   const loadAtStart = Deno.loadavg();
@@ -50,7 +53,9 @@ async function main(): Promise<void> {
   try {
     const seeded = await seedScenarios(database, dataDir, SELECTED, http);
     const hello = await measureCeiling(wrk.path, children);
-    const results = await measureHttpScenarios(wrk.path, database.url, http, seeded, children);
+    const onPostgres = await measureHttpScenarios(wrk.path, database.url, http, seeded, children);
+    const onEmbedded = await measureEmbeddedScenarios(wrk.path, http, onPostgres, children);
+    const results = [...onPostgres, ...onEmbedded];
     const timedResults = await runTimedScenarios(database.url, dataDir, timed, seeded);
     const run = {
       loadGenerator,

@@ -12,12 +12,16 @@ export interface Problem {
   detail?: string;
   title?: string;
   errors?: Array<{ path: string; message: string }>;
+  /** Extension members (e.g. `candidates` of an ambiguous scan). */
+  [extension: string]: unknown;
 }
 
 /** A problem+json answer of the server (exit 2 for input the server refused as invalid). */
 export class ApiError extends CliError {
   readonly status: number;
   readonly code: string | undefined;
+  /** The whole problem document, extension members included. */
+  readonly problem: Problem;
   constructor(message: string, problem: Problem) {
     const usage = problem.status === 400 &&
       (problem.code === "validation_failed" || problem.code === "bad_request");
@@ -25,6 +29,7 @@ export class ApiError extends CliError {
     this.name = "ApiError";
     this.status = problem.status;
     this.code = problem.code;
+    this.problem = problem;
   }
 }
 
@@ -104,6 +109,39 @@ export class ApiClient {
       body = undefined;
     }
     if (response.ok) return body as T;
+    throw this.#failure(response, (body ?? {}) as Partial<Problem>);
+  }
+
+  /**
+   * A GET whose answer is not JSON (a backup archive): the response to read as a stream, or
+   * the same one-line errors as `request`. No overall timeout: the body may take long.
+   */
+  async download(path: string, options: Pick<RequestOptions, "query"> = {}): Promise<Response> {
+    const url = new URL(`${this.server}/v1${path}`);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const headers: Record<string, string> = { Accept: "application/octet-stream" };
+    if (this.#token) headers.Authorization = `Bearer ${this.#token}`;
+    let response: Response;
+    try {
+      response = await fetch(url, { headers });
+    } catch (error) {
+      const cause = connectionCause(error);
+      throw new CliError(
+        `Cannot reach the server at ${this.server}${cause ? ` (${cause})` : ""}: start it, or ` +
+          "set OPS_SERVER to its URL (or log in to it with `ops login --server URL`)",
+        { cause: error },
+      );
+    }
+    if (response.ok) return response;
+    const text = await response.text();
+    let body: unknown = undefined;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
     throw this.#failure(response, (body ?? {}) as Partial<Problem>);
   }
 

@@ -22,6 +22,7 @@ import { registerRentalsCommands } from "./commands/rentals.ts";
 import { registerUserCommands } from "./commands/user.ts";
 import { registerLogin } from "./commands/login.ts";
 import { registerVault } from "./commands/vault.ts";
+import { registerScan } from "./commands/scan.ts";
 
 const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerServe,
@@ -34,6 +35,7 @@ const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerUserCommands,
   registerLogin,
   registerVault,
+  registerScan,
 ];
 
 export const EXIT_OK = 0;

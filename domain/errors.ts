@@ -13,6 +13,11 @@ export interface FieldIssue {
 export abstract class DomainError extends Error {
   abstract readonly kind: ErrorKind;
   readonly code: string;
+  /**
+   * Extra members of the problem document (RFC 9457 extension members, e.g. `candidates` of
+   * an ambiguous scan); never secrets. The standard members always win over these.
+   */
+  extensions: Readonly<Record<string, unknown>> | undefined = undefined;
 
   constructor(code: string, message: string) {
     super(message);
@@ -74,16 +79,18 @@ export class ForbiddenError extends DomainError {
 
 export class NotFoundError extends DomainError {
   readonly kind = "not_found";
-  constructor(code: string, message: string) {
+  constructor(code: string, message: string, extensions?: Record<string, unknown>) {
     super(code, message);
+    this.extensions = extensions;
   }
 }
 
 /** Refused because of the current state or a uniqueness rule (409). */
 export class ConflictError extends DomainError {
   readonly kind = "conflict";
-  constructor(code: string, message: string) {
+  constructor(code: string, message: string, extensions?: Record<string, unknown>) {
     super(code, message);
+    this.extensions = extensions;
   }
 }
 

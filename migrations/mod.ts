@@ -16,6 +16,7 @@ import * as createRepairs from "./20261125_100000_create_repairs.ts";
 import * as createVault from "./20261125_110000_create_vault.ts";
 import * as createStorageHub from "./20261125_120000_create_storage_hub.ts";
 import * as createRentals from "./20261125_130000_create_rentals.ts";
+import * as addScanIndexes from "./20261127_100000_add_scan_indexes.ts";
 
 export const migrations: Record<string, Migration> = {
   "20261121_090000_create_platform": createPlatform,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   "20261125_110000_create_vault": createVault,
   "20261125_120000_create_storage_hub": createStorageHub,
   "20261125_130000_create_rentals": createRentals,
+  "20261127_100000_add_scan_indexes": addScanIndexes,
 };

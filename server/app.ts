@@ -35,6 +35,7 @@ import { RENTAL_ROUTERS } from "./routes/rentals/mod.ts";
 import { REPAIR_ROUTERS } from "./routes/repairs/mod.ts";
 import { STORAGE_ROUTERS } from "./routes/storage/mod.ts";
 import { VAULT_ROUTERS } from "./routes/vault/mod.ts";
+import { scanRoutes } from "./routes/scan.ts";
 
 const ROUTERS: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [
   healthRoutes,
@@ -56,6 +57,7 @@ const ROUTERS: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [
   ...RENTAL_ROUTERS,
   ...STORAGE_ROUTERS,
   ...VAULT_ROUTERS,
+  scanRoutes,
   fileRoutes,
 ];
 

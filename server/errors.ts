@@ -48,6 +48,8 @@ export interface Problem {
   detail: string;
   requestId: string;
   errors?: FieldIssue[];
+  /** Extension members of the error (e.g. `candidates`), see DomainError.extensions. */
+  [extension: string]: unknown;
 }
 
 export interface ProblemResponse {
@@ -98,6 +100,7 @@ export function toProblem(error: unknown, requestId: string): ProblemResponse {
   if (status === 503) headers["Retry-After"] = "5";
   if (status === 401) headers["WWW-Authenticate"] = "Bearer";
   const body: Problem = {
+    ...domainError.extensions,
     type: "about:blank",
     title: TITLES[status] ?? "Error",
     status,

@@ -192,6 +192,11 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(spec.responses)) {
       if (Number(status) >= 400 && !response.schema && !response.contentType) continue;
+      const alternatives = Object.fromEntries(
+        Object.entries(response.alternatives ?? {}).map((
+          [type, description],
+        ) => [type, { schema: { type: "string", description } }]),
+      );
       responses[status] = response.schema
         ? {
           description: response.description,
@@ -199,10 +204,14 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
             [response.contentType ?? "application/json"]: {
               schema: toSchema(response.schema, "output"),
             },
+            ...alternatives,
           },
         }
         : response.contentType
-        ? { description: response.description, content: { [response.contentType]: { schema: {} } } }
+        ? {
+          description: response.description,
+          content: { [response.contentType]: { schema: {} }, ...alternatives },
+        }
         : { description: response.description };
     }
     for (const [status, codes] of errors) {

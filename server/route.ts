@@ -54,6 +54,11 @@ export interface ResponseSpec {
   schema?: z.ZodType;
   /** Defaults to application/json when `schema` is set. */
   contentType?: string;
+  /**
+   * Other media types the same answer comes in, chosen by `Accept` (media type → what it
+   * holds), e.g. the `text/plain` and `text/html` forms of a receipt (server/printable.ts).
+   */
+  alternatives?: Readonly<Record<string, string>>;
 }
 
 export interface RouteSpec<

@@ -21,6 +21,14 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Embedded only: keep the database in memory (tests). */
   inMemory?: boolean;
+  /**
+   * Embedded and in memory only: start from this tarball of a data directory (from the handle's
+   * `dumpDataDir()`) instead of an empty database. Tests use it to open a migrated template
+   * without running initdb and the migrations again. Pass it gunzipped (`application/x-tar`):
+   * PGlite gunzips in a stream whose errors it does not await, so a corrupt gzip would end the
+   * process with an unhandled rejection instead of failing this call.
+   */
+  loadDataDir?: Blob;
   poolSize?: number;
   statementTimeoutMs?: number;
 }
@@ -29,6 +37,11 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: "postgres" | "embedded";
   close(): Promise<void>;
+  /**
+   * Embedded only: a gzipped tarball of the data directory after a checkpoint (gunzipped, it is
+   * a `loadDataDir`). Call it when no query is running.
+   */
+  dumpDataDir?(): Promise<Blob>;
   /**
    * PostgreSQL only: LISTEN on `channel` over a dedicated connection (re-established by
    * postgres.js after a drop; `onListen` runs on every (re)subscription). Resolves to an
@@ -152,6 +165,9 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
 async function openEmbedded(options: DatabaseOptions): Promise<DatabaseHandle> {
   let lock: DataDirLock | undefined;
   let dataPath: string | undefined;
+  if (options.loadDataDir && !options.inMemory) {
+    throw new Error("loadDataDir needs inMemory: it never writes over a data directory");
+  }
   if (!options.inMemory) {
     const dataDir = options.dataDir ?? "./data";
     await Deno.mkdir(dataDir, { recursive: true });
@@ -160,6 +176,9 @@ async function openEmbedded(options: DatabaseOptions): Promise<DatabaseHandle> {
   }
   try {
     const pglite = await PGlite.create(dataPath, {
+      // A loaded data directory needs the extensions too: its catalog names them, and their
+      // libraries are loaded from here (PGlite's own clone() passes them again likewise).
+      loadDataDir: options.loadDataDir,
       extensions: { pg_trgm, btree_gist },
       parsers: {
         [pgliteTypes.INT8]: (v: string) => Number(v),
@@ -176,6 +195,10 @@ async function openEmbedded(options: DatabaseOptions): Promise<DatabaseHandle> {
     return {
       db,
       kind: "embedded",
+      async dumpDataDir() {
+        await sql`CHECKPOINT`.execute(db);
+        return await pglite.dumpDataDir("gzip");
+      },
       async close() {
         try {
           // A checkpoint writes everything to the data files so the next open replays nothing.

@@ -6,7 +6,8 @@ export interface EmailOutboxTable {
   id: string;
   to_address: string;
   subject: string;
-  /** AES-GCM encrypted text body (it may hold a reset link); null once delivered. */
+  /** AES-GCM encrypted body: its text, or text and HTML parts (outbox.ts `encodeBody`); it may
+   * hold a reset link; null once delivered. */
   body_encrypted: string | null;
   status: Generated<"pending" | "sent" | "failed">;
   attempts: Generated<number>;

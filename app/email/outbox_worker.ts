@@ -7,6 +7,7 @@
 import { createTransport } from "nodemailer";
 import { retryDelaySeconds, shouldGiveUp } from "../../domain/email/backoff.ts";
 import type { AppDeps } from "../deps.ts";
+import { decodeBody } from "./outbox.ts";
 import { claimDueMessages, markMessageFailed, markMessageSent } from "./outbox_repo.ts";
 
 export interface OutgoingMail {
@@ -14,6 +15,8 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** Sent as the HTML alternative of `text` (multipart/alternative). */
+  html?: string;
 }
 
 export interface MailTransport {
@@ -59,14 +62,16 @@ export async function deliverDueEmails(
   for (const message of claimed) {
     try {
       if (!message.bodyEncrypted) throw new Error("The message has no body");
-      const text = await deps.outboxCipher.decrypt(message.bodyEncrypted).catch(() => {
+      const stored = await deps.outboxCipher.decrypt(message.bodyEncrypted).catch(() => {
         throw new Error("The message body cannot be decrypted (JWT_SECRET changed?)");
       });
+      const body = decodeBody(stored);
       await transport.send({
         from: deps.config.mailFrom,
         to: message.toAddress,
         subject: message.subject,
-        text,
+        text: body.text,
+        ...(body.html === undefined ? {} : { html: body.html }),
       });
       await markMessageSent(deps.db, message.id, deps.clock.now());
       report.sent++;

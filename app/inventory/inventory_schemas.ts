@@ -13,6 +13,7 @@ import {
 } from "../schemas.ts";
 import { PRODUCT_TYPES } from "../../domain/inventory/products.ts";
 import { LOOKUP_VALUE_PATTERN } from "../../domain/inventory/lookups.ts";
+import { LABEL_LAYOUTS } from "../../domain/inventory/label_layout.ts";
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 /** Optional free text: an empty string is stored as null. */
@@ -317,4 +318,29 @@ export const putConsignmentBody = z.strictObject({
   commissionPercent: percent,
   minimumPrice: nonNegativeMoney,
   agreementDate: isoDate,
+});
+
+// ---------------------------------------------------------------- shelf labels (API §17)
+
+export const MAX_LABEL_PRODUCTS = 500;
+export const MAX_LABEL_COPIES = 100;
+
+export const labelLayout = z.enum(LABEL_LAYOUTS);
+
+export const labelSheetBody = z.strictObject({
+  productIds: z.array(uuid).min(1).max(MAX_LABEL_PRODUCTS).describe(
+    `1..${MAX_LABEL_PRODUCTS} product ids; labels follow this order (an id listed twice prints twice)`,
+  ),
+  copies: z.int().min(1).max(MAX_LABEL_COPIES).default(1).describe("Labels per listed product"),
+  layout: labelLayout.default("avery5160").describe(
+    "avery5160: US Letter sheets of 30 (3 × 10) 2.625 × 1 in labels; roll57: 57 × 32 mm roll, " +
+      "one label a page",
+  ),
+});
+export type LabelSheetInput = z.output<typeof labelSheetBody>;
+
+export const labelQuery = z.strictObject({
+  layout: labelLayout.default("avery5160").describe(
+    "The label's size: avery5160 (2.625 × 1 in, default) or roll57 (57 × 32 mm)",
+  ),
 });

@@ -158,6 +158,14 @@ export async function findProduct(db: Db, id: string): Promise<ProductRecord | u
   return row && toProduct(row);
 }
 
+/** The live products among `ids` (one query, any order; unknown or deleted ids are absent). */
+export async function findProductsByIds(db: Db, ids: readonly string[]): Promise<ProductRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("products").select(productColumns)
+    .where("products.id", "in", [...ids]).where("products.deleted_at", "is", null).execute();
+  return rows.map(toProduct);
+}
+
 /**
  * The live product, locked FOR NO KEY UPDATE until the transaction ends: the one lock of a
  * product row. Every use case that reads a product and then writes it or a row under it

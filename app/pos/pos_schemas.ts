@@ -343,9 +343,14 @@ export const paymentSchema = z.object({
   createdAt: z.string(),
 });
 
+const receiptNumber = z.string().describe(
+  "The transaction's human number, its sequence `number` written S-0001234 (7 digits)",
+);
+
 const transactionFields = {
   id: uuid,
   number: z.int(),
+  receiptNumber,
   type: z.enum(["sale", "repair_payment", "rental_payment", "refund"]),
   status: z.enum(["pending", "complete", "voided"]),
   locationId: uuid,
@@ -400,11 +405,16 @@ export const receiptSchema = z.object({
   }),
   locationName: z.string().nullable(),
   transactionId: uuid,
+  receiptNumber,
   type: z.enum(["sale", "repair_payment", "rental_payment", "refund"]),
   status: z.enum(["pending", "complete", "voided"]),
   at: z.string(),
   localTime: z.string(),
   originalTransactionId: uuid.nullable(),
+  originalReceiptNumber: z.string().nullable().describe(
+    "A refund's original transaction, S-0001234 (null unless a refund)",
+  ),
+  refundReason: z.string().nullable().describe("A refund's reason (null unless a refund)"),
   cashierName: z.string().nullable(),
   customerName: z.string().nullable(),
   lines: z.array(z.object({
@@ -427,4 +437,17 @@ export const receiptSchema = z.object({
   amountPaid: moneyString,
   balanceDue: moneyString,
   change: moneyString,
+});
+
+export const receiptEmailBody = z.strictObject({
+  to: z.string().trim().max(254).pipe(z.email()).optional().describe(
+    "Recipient; default the email of the transaction's account",
+  ),
+}).optional();
+
+export const receiptEmailResult = z.object({
+  emailId: uuid.describe("The message in the email outbox"),
+  to: z.string(),
+  receiptNumber,
+  status: z.literal("queued"),
 });

@@ -8,11 +8,14 @@ export interface ReceiptJson {
   store: ReceiptStore;
   locationName: string | null;
   transactionId: string;
+  receiptNumber: string;
   type: TransactionType;
   status: TransactionStatus;
   at: string;
   localTime: string;
   originalTransactionId: string | null;
+  originalReceiptNumber: string | null;
+  refundReason: string | null;
   cashierName: string | null;
   customerName: string | null;
   lines: { description: string; quantity: number; unitPrice: string; amount: string }[];

@@ -1,38 +1,55 @@
 /**
- * Receipts (API §8 `GET /transactions/:id/receipt`): the transaction's lines, totals and
- * payments with the store's header, the cashier's and the customer's names, built by the pure
+ * Receipts (API §8 `GET /transactions/:id/receipt`, §17): the transaction's lines, totals and
+ * payments with the store's header, the cashier's and the customer's names, numbered with its
+ * receipt number (a refund also names its original's and its reason), built by the pure
  * `buildReceipt()` (consumable lines never appear).
  */
 import { parseMoney } from "../../domain/money.ts";
 import { buildReceipt, type Receipt } from "../../domain/pos/receipt_text.ts";
 import { findAccount } from "../accounts/accounts_repo.ts";
 import { findUserName } from "../auth/users_repo.ts";
+import type { Db } from "../db/database.ts";
 import type { AppDeps } from "../deps.ts";
 import { findLocation } from "../platform/locations_repo.ts";
 import { findStore } from "../platform/store_repo.ts";
 import { findItems } from "./items_repo.ts";
 import { findPayments } from "./payments_repo.ts";
 import { requireTransaction } from "./transactions.ts";
+import { findTransaction } from "./transactions_repo.ts";
 
 export async function getReceipt(deps: Pick<AppDeps, "db">, id: string): Promise<Receipt> {
-  const tx = await requireTransaction(deps.db, id);
+  return (await loadReceipt(deps.db, id)).receipt;
+}
+
+/** The receipt of transaction `id` (404 when there is none) and its account's email, if any. */
+export async function loadReceipt(
+  db: Db,
+  id: string,
+): Promise<{ receipt: Receipt; accountEmail: string | null }> {
+  const tx = await requireTransaction(db, id);
   const [items, payments, store, location] = [
-    await findItems(deps.db, tx.id),
-    await findPayments(deps.db, tx.id),
-    await findStore(deps.db),
-    await findLocation(deps.db, tx.locationId),
+    await findItems(db, tx.id),
+    await findPayments(db, tx.id),
+    await findStore(db),
+    await findLocation(db, tx.locationId),
   ];
-  const cashier = tx.createdBy ? await findUserName(deps.db, tx.createdBy) : undefined;
-  const account = tx.accountId ? await findAccount(deps.db, tx.accountId) : undefined;
-  return buildReceipt({
+  const cashier = tx.createdBy ? await findUserName(db, tx.createdBy) : undefined;
+  const account = tx.accountId ? await findAccount(db, tx.accountId) : undefined;
+  const original = tx.originalTransactionId
+    ? await findTransaction(db, tx.originalTransactionId)
+    : undefined;
+  const receipt = buildReceipt({
     store: { name: store.name, address: store.address, phone: store.phone, email: store.email },
     locationName: location?.name ?? null,
     transaction: {
       id: tx.id,
+      number: tx.number,
       type: tx.type,
       status: tx.status,
       at: new Date(tx.completedAt ?? tx.createdAt),
       originalTransactionId: tx.originalTransactionId,
+      originalNumber: original?.number ?? null,
+      reason: tx.reason,
     },
     timeZone: store.timezone,
     cashierName: cashier ?? null,
@@ -58,4 +75,5 @@ export async function getReceipt(deps: Pick<AppDeps, "db">, id: string): Promise
       reference: p.reference,
     })),
   });
+  return { receipt, accountEmail: account?.email ?? null };
 }

@@ -1,5 +1,6 @@
 /** The API shapes of a transaction, its items and its payments (API §8). */
 import { formatMoney, parseMoney } from "../../domain/money.ts";
+import { formatReceiptNumber } from "../../domain/pos/receipt_number.ts";
 import type { ItemRecord } from "./items_repo.ts";
 import type { PaymentRecord } from "./payments_repo.ts";
 import type { TransactionRecord } from "./transactions_repo.ts";
@@ -48,6 +49,7 @@ export function transactionSummaryJson(tx: TransactionRecord) {
   return {
     id: tx.id,
     number: tx.number,
+    receiptNumber: formatReceiptNumber(tx.number),
     type: tx.type,
     status: tx.status,
     locationId: tx.locationId,

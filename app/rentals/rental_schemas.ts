@@ -13,6 +13,7 @@ import {
   uuid,
 } from "../schemas.ts";
 import { productSchema, unitSchema } from "../inventory/inventory_schemas.ts";
+import { addressSchema } from "../accounts/account_schemas.ts";
 
 export const rentalStatus = z.enum(RENTAL_STATUSES);
 export const billingInterval = z.enum(["monthly", "weekly"]);
@@ -190,3 +191,46 @@ export const unitStorySchema = z.object({
   product: productSchema,
   timeline: z.array(timelineEventSchema),
 });
+
+const printedAddress = addressSchema.nullable();
+
+export const rentalAgreementSchema = z.object({
+  rentalId: uuid,
+  rentalNumber: z.string().describe("L-000123"),
+  status: rentalStatus,
+  store: z.object({
+    name: z.string(),
+    address: printedAddress,
+    phone: z.string().nullable(),
+    email: z.string().nullable(),
+  }).describe("The first party: the store"),
+  account: z.object({
+    id: uuid,
+    accountNumber: z.string().describe("A-000042"),
+    name: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    address: printedAddress,
+  }).describe("The second party: the customer's account"),
+  member: z.object({ id: uuid, name: z.string() }).nullable().describe(
+    "The student the instrument is rented for (a member of the account), if named",
+  ),
+  product: z.object({ id: uuid, name: z.string() }),
+  unit: z.object({
+    id: uuid,
+    serialNumber: z.string().nullable().describe("The rented unit's serial number"),
+  }),
+  startDate: isoDate,
+  dueDate: isoDate.nullable(),
+  billingInterval,
+  rate: moneyString.describe("The charge of each billing period"),
+  deposit: moneyString.nullable(),
+  rentToOwn: z.object({
+    purchasePrice: moneyString,
+    equityPercent: z.string().describe('Share of each paid charge that builds equity ("50.00")'),
+    equity: moneyString.describe("Equity accrued so far"),
+    payoffAmount: moneyString.describe("purchasePrice − equity, never below 0.00"),
+  }).nullable(),
+  createdAt: timestamp,
+});
+export type RentalAgreementJson = z.output<typeof rentalAgreementSchema>;

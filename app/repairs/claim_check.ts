@@ -26,7 +26,7 @@ export async function getClaimCheck(
       dueDate: ticket.dueDate,
     },
     printable: {
-      store: { name: store.name, address: store.address, phone: store.phone },
+      store: { name: store.name, address: store.address, phone: store.phone, email: store.email },
       timeZone: store.timezone,
       ticketNumber: ticket.ticketNumber,
       accountName: ticket.accountName,

@@ -17,6 +17,8 @@ export interface SeedContext {
   createUser(permissions: readonly Permission[]): Promise<{ id: string; token: string }>;
   /** Application dependencies over the bench database (for seeding through use cases). */
   deps(): AppDeps;
+  /** Which engine is being seeded: PostgreSQL, or the embedded default (see `embedded`). */
+  engine: "postgres" | "embedded";
 }
 
 export interface BenchRequest {
@@ -50,7 +52,13 @@ export interface Scenario<State = unknown> {
    */
   bareStatement?: BareStatement;
   /** Targets this scenario must meet (checked and printed by the harness). */
-  targets?: { ratioToPgbench?: number; p99Ms?: number };
+  targets?: { ratioToPgbench?: number; p50Ms?: number; p99Ms?: number };
+  /**
+   * Also measured on the embedded default (PGlite in a data directory, seeded with
+   * `engine: "embedded"`), after the PostgreSQL scenarios, with these targets there; the
+   * report gives its req/s ratio to the PostgreSQL run of the same scenario.
+   */
+  embedded?: { p50Ms?: number; p99Ms?: number };
 }
 
 /** One SQL statement with its parameters (`$1`, `$2`, ... in `sql`). */

@@ -11,6 +11,7 @@ import { posComplete } from "./pos_complete.ts";
 import { repairsPaymentQueries, repairsReadyForPickup, repairsSearch } from "./repairs.ts";
 import { storageChildren, storageDeepFile } from "./storage_hub.ts";
 import { vaultReveal } from "./vault_reveal.ts";
+import { counterScan } from "./counter_scan.ts";
 import { rentalsBilling, rentalsOverdue, rentalsPastDue, unitTimeline } from "./rentals.ts";
 
 export const SCENARIOS: ReadonlyArray<AnyScenario> = [
@@ -28,5 +29,6 @@ export const SCENARIOS: ReadonlyArray<AnyScenario> = [
   rentalsOverdue,
   rentalsPastDue,
   unitTimeline,
+  counterScan,
   rentalsBilling,
 ];

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_helpers/assert.ts";
-import { buildReceipt, renderReceiptText, wrapText } from "./receipt_text.ts";
+import { buildReceipt, renderReceiptText } from "./receipt_text.ts";
 import { RECEIPT_AT, sampleReceiptInput } from "../../tests/_helpers/pos_receipt_fixtures.ts";
 import { computeTotals, PAYMENT_METHODS, preparePayment } from "./transaction_totals.ts";
 
@@ -16,7 +16,7 @@ Deno.test("renderReceiptText() prints a 40-column receipt with totals, payments 
       "",
       "                  SALE",
       "2026-11-21 09:04",
-      "No. 0193a6f0-1c2b-7d4e-8f90-123456789abc",
+      "No. S-0001234",
       "Cashier: Sam Lee",
       "----------------------------------------",
       "Guitar strings, light gauge",
@@ -44,9 +44,12 @@ Deno.test("renderReceiptText() wraps long descriptions and marks refunds and voi
   const input = sampleReceiptInput();
   input.transaction = {
     ...input.transaction,
+    number: 1300,
     type: "refund",
     status: "voided",
-    originalTransactionId: "orig-1",
+    originalTransactionId: "0193a6f0-1c2b-7d4e-8f90-000000000001",
+    originalNumber: 1234,
+    reason: "Wrong gauge; the customer wanted medium strings instead of the light ones",
   };
   input.lines = [{
     description: "A very long description of a vintage instrument case with extra padding and a " +
@@ -59,7 +62,12 @@ Deno.test("renderReceiptText() wraps long descriptions and marks refunds and voi
   const text = renderReceiptText(buildReceipt(input));
   assertStringIncludes(text, "REFUND");
   assertStringIncludes(text, "*** VOIDED ***");
-  assertStringIncludes(text, "Refund of orig-1");
+  assertStringIncludes(text, "No. S-0001300\nRefund of S-0001234\n");
+  assertStringIncludes(
+    text,
+    "Reason: Wrong gauge; the customer wanted\nmedium strings instead of the light ones\n",
+  );
+  assert(!text.includes("0193a6f0"), "no UUID is printed");
   assertStringIncludes(
     text,
     "A very long description of a       -1.00\nvintage instrument case with extra\n",
@@ -68,12 +76,30 @@ Deno.test("renderReceiptText() wraps long descriptions and marks refunds and voi
   for (const line of text.split("\n")) assert(Array.from(line).length <= 40, line);
 });
 
-Deno.test("wrapText() breaks at words, cuts over-long words and truncates with ...", () => {
-  assertEquals(wrapText("one two three four", 9), ["one two", "three", "four"]);
-  assertEquals(wrapText("abcdefghijkl", 5), ["abcde", "fghij", "kl"]);
-  assertEquals(wrapText("one two three four", 9, 2), ["one two", "three..."]);
-  assertEquals(wrapText("  tabs\tand\nnewlines ", 40), ["tabs and newlines"]);
-  assertEquals(wrapText("", 10), []);
+Deno.test("buildReceipt() names a refund's original and reason, and only a refund's reason", () => {
+  const sale = buildReceipt({
+    ...sampleReceiptInput(),
+    transaction: { ...sampleReceiptInput().transaction, reason: "not a refund" },
+  });
+  assertEquals(
+    [sale.receiptNumber, sale.originalReceiptNumber, sale.refundReason],
+    ["S-0001234", null, null],
+  );
+  const refund = buildReceipt({
+    ...sampleReceiptInput(),
+    transaction: {
+      ...sampleReceiptInput().transaction,
+      number: 7,
+      type: "refund",
+      originalTransactionId: "x",
+      originalNumber: 12_345_678,
+      reason: "Damaged",
+    },
+  });
+  assertEquals(
+    [refund.receiptNumber, refund.originalReceiptNumber, refund.refundReason],
+    ["S-0000007", "S-12345678", "Damaged"],
+  );
 });
 
 Deno.test("every receipt row fits 40 columns and no consumable is ever printed", () => {
@@ -116,7 +142,7 @@ Deno.test("every receipt row fits 40 columns and no consumable is ever printed",
           : [];
         const receipt = buildReceipt({
           store: { name: storeName },
-          transaction: { id: "t", type: "sale", status: "complete", at: RECEIPT_AT },
+          transaction: { id: "t", number: 1, type: "sale", status: "complete", at: RECEIPT_AT },
           timeZone: "UTC",
           lines,
           totals,

@@ -1,17 +1,33 @@
 /**
  * The claim tag handed over at intake (API §9 `GET /repair-tickets/:id/claim-check`): its
- * printable forms. `renderClaimCheckText()` is a 40-column text like the POS receipt (same
- * wrapping rules: control characters and whitespace runs become one space, long values wrap
- * at word boundaries, values right-aligned); `renderClaimCheckHtml()` a small self-contained
- * page with the same content (every value HTML-escaped).
+ * printable forms. `renderClaimCheckText()` is a 40-column text laid out like the POS receipt
+ * (domain/printing/text_layout.ts: control characters and whitespace runs become one space,
+ * long values wrap at word boundaries under their label, values right-aligned);
+ * `renderClaimCheckHtml()` the same content in the shared printable page
+ * (domain/printing/html_page.ts: every value HTML-escaped, 80 mm roll or A4).
  */
-import type { PostalAddress } from "../address.ts";
 import { storeLocalDateTime } from "../calendar.ts";
 import { type Cents, formatMoney } from "../money.ts";
-import { RECEIPT_WIDTH, wrapText } from "../pos/receipt_text.ts";
+import {
+  fieldsHtml,
+  markup,
+  type PaperSize,
+  renderPrintPage,
+  storeHeaderHtml,
+} from "../printing/html_page.ts";
+import {
+  assertPrintWidth,
+  centerText,
+  finishText,
+  labelledRows,
+  PRINT_WIDTH,
+  type PrintStore,
+  storeHeaderRows,
+  wrapText,
+} from "../printing/text_layout.ts";
 
 export interface ClaimCheckInput {
-  store: { name: string; address?: PostalAddress | null; phone?: string | null };
+  store: PrintStore;
   /** The store's IANA time zone, for the intake time. */
   timeZone: string;
   ticketNumber: string;
@@ -38,71 +54,28 @@ function fields(input: ClaimCheckInput): Array<[string, string]> {
   return rows;
 }
 
-function center(text: string, w: number): string {
-  const chars = Array.from(text).slice(0, w);
-  return " ".repeat(Math.floor((w - chars.length) / 2)) + chars.join("");
-}
-
-/** `label:` and `value` on one row when they fit, else the label then the wrapped value. */
-function field(label: string, value: string, w: number): string[] {
-  const head = `${label}:`;
-  const room = w - Array.from(head).length - 1;
-  const oneRow = wrapText(value, room);
-  if (oneRow.length <= 1) {
-    const text = oneRow[0] ?? "";
-    return [head + " ".repeat(w - Array.from(head).length - Array.from(text).length) + text];
-  }
-  return [head, ...wrapText(value, w - 2, 4).map((row) => `  ${row}`)];
-}
-
+const TITLE = "REPAIR CLAIM CHECK";
 const FOOTER = "Present this tag to collect your item.";
 
 /** The tag as text, every line at most `w` (default 40) characters, ending with "\n". */
-export function renderClaimCheckText(input: ClaimCheckInput, w = RECEIPT_WIDTH): string {
-  if (!Number.isInteger(w) || w < 20) throw new RangeError("Claim tag width must be at least 20");
-  const out: string[] = [];
+export function renderClaimCheckText(input: ClaimCheckInput, w = PRINT_WIDTH): string {
+  assertPrintWidth(w, "Claim tag");
+  const out = storeHeaderRows(input.store, w);
   const rule = "-".repeat(w);
-  for (const text of wrapText(input.store.name, w, 2)) out.push(center(text, w));
-  const address = input.store.address;
-  if (address) {
-    for (const text of wrapText(address.line1, w, 1)) out.push(center(text, w));
-    const city = `${address.city}, ${address.state} ${address.postalCode}`;
-    for (const text of wrapText(city, w, 1)) out.push(center(text, w));
-  }
-  for (const text of wrapText(input.store.phone ?? "", w, 1)) out.push(center(text, w));
   out.push(rule);
-  out.push(center("REPAIR CLAIM CHECK", w));
-  out.push(center(input.ticketNumber, w));
+  out.push(centerText(TITLE, w));
+  out.push(centerText(input.ticketNumber, w));
   out.push(rule);
-  for (const [label, value] of fields(input)) out.push(...field(label, value, w));
+  for (const [label, value] of fields(input)) out.push(...labelledRows(label, value, w));
   out.push(rule);
-  for (const text of wrapText(FOOTER, w)) out.push(center(text, w));
-  return out.map((text) => text.replace(/\s+$/u, "")).join("\n") + "\n";
+  for (const text of wrapText(FOOTER, w)) out.push(centerText(text, w));
+  return finishText(out);
 }
 
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
-}
-
-/** The tag as a printable HTML page (no external assets, no script). */
-export function renderClaimCheckHtml(input: ClaimCheckInput): string {
-  const rows = fields(input).map(([label, value]) =>
-    `<tr><th>${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`
-  ).join("");
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-    `<title>Claim check ${escapeHtml(input.ticketNumber)}</title><style>` +
-    `body{font-family:monospace;max-width:80mm;margin:0 auto}h1,h2,p{text-align:center}` +
-    `th{text-align:left;padding-right:1em}td{text-align:right}` +
-    `@media print{@page{margin:4mm}}</style></head><body>` +
-    `<h1>${escapeHtml(input.store.name)}</h1><h2>Repair claim check<br>` +
-    `${escapeHtml(input.ticketNumber)}</h2><table>${rows}</table>` +
-    `<p>${escapeHtml(FOOTER)}</p></body></html>`;
+/** The tag as a printable HTML page (the shared page shell: every value escaped). */
+export function renderClaimCheckHtml(input: ClaimCheckInput, paper: PaperSize = "roll"): string {
+  const header = storeHeaderHtml(input.store);
+  const title = markup`<h2>Repair claim check<br>${input.ticketNumber}</h2>`;
+  const body = markup`${header}${title}${fieldsHtml(fields(input))}<footer>${FOOTER}</footer>`;
+  return renderPrintPage({ title: `Claim check ${input.ticketNumber}`, paper, body });
 }

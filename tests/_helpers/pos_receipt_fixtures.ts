@@ -14,6 +14,7 @@ export function sampleReceiptInput(): ReceiptInput {
     },
     transaction: {
       id: "0193a6f0-1c2b-7d4e-8f90-123456789abc",
+      number: 1234,
       type: "sale",
       status: "complete",
       at: RECEIPT_AT,

@@ -102,6 +102,8 @@ Deno.test("only the documented routes need a token without a permission", () => 
     "POST /v1/auth/set-pin",
     "DELETE /v1/auth/pin",
     "GET /v1/store",
+    // API §17: any signed-in user; each kind of record is searched only with its view permission.
+    "GET /v1/scan/:code",
   ]);
   const unexpected = t.routes.filter((r) => r.spec.access === "authenticated")
     .map(describe).filter((d) => !allowed.has(d));

@@ -49,10 +49,11 @@ const DATA_COMMANDS = [
   "ops login",
   "ops whoami",
   "ops vault status",
+  "ops scan",
 ];
 
 Deno.test("every command's help has an Examples and an Environment section", () => {
-  assertEquals(LEAVES.length, 23);
+  assertEquals(LEAVES.length, 24);
   for (const command of LEAVES) {
     const help = helpOf(command);
     assertMatch(help, /\nExamples:\n {2}\$ deno task ops /, pathOf(command));

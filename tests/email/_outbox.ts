@@ -1,6 +1,7 @@
 /** Reading the email outbox in tests: the rows as stored and the decrypted bodies. */
 import { sql } from "kysely";
 import type { TestApp } from "../_helpers/test_app.ts";
+import { decodeBody, type EmailBody } from "../../app/email/outbox.ts";
 
 export interface OutboxRow {
   id: string;
@@ -32,8 +33,15 @@ export function outboxTo(t: TestApp, email: string): Promise<OutboxRow[]> {
     .orderBy("created_at").orderBy("id").execute();
 }
 
-/** The decrypted bodies of the outbox messages to `email`, oldest first. */
+/** The decrypted text bodies of the outbox messages to `email`, oldest first. */
 export async function mailsTo(t: TestApp, email: string): Promise<string[]> {
+  return (await mailPartsTo(t, email)).map((body) => body.text);
+}
+
+/** The decrypted bodies (text, and HTML when the message has that part), oldest first. */
+export async function mailPartsTo(t: TestApp, email: string): Promise<EmailBody[]> {
   const rows = await outboxTo(t, email);
-  return await Promise.all(rows.map((r) => t.deps.outboxCipher.decrypt(r.bodyEncrypted!)));
+  return await Promise.all(
+    rows.map(async (r) => decodeBody(await t.deps.outboxCipher.decrypt(r.bodyEncrypted!))),
+  );
 }

@@ -10,75 +10,7 @@ import {
 } from "../../app/email/outbox_worker.ts";
 import { movableClock, registerAndLogin } from "../auth/_auth_helpers.ts";
 import { outboxTo } from "./_outbox.ts";
-
-/** Just enough SMTP for nodemailer: collects each message's raw DATA. */
-function fakeSmtpServer() {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const messages: string[] = [];
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
-  const connections: Deno.Conn[] = [];
-  async function serveConn(conn: Deno.Conn) {
-    const write = (line: string) => conn.write(encoder.encode(line + "\r\n"));
-    await write("220 fake ESMTP");
-    let buffer = "";
-    let inData = false;
-    const chunk = new Uint8Array(64 * 1024);
-    try {
-      while (true) {
-        const n = await conn.read(chunk);
-        if (n === null) break;
-        buffer += decoder.decode(chunk.subarray(0, n));
-        while (true) {
-          if (inData) {
-            const end = buffer.indexOf("\r\n.\r\n");
-            if (end < 0) break;
-            messages.push(buffer.slice(0, end));
-            buffer = buffer.slice(end + 5);
-            inData = false;
-            await write("250 queued");
-            continue;
-          }
-          const eol = buffer.indexOf("\r\n");
-          if (eol < 0) break;
-          const line = buffer.slice(0, eol);
-          buffer = buffer.slice(eol + 2);
-          const verb = line.slice(0, 4).toUpperCase();
-          if (verb === "EHLO" || verb === "HELO") await write("250 fake");
-          else if (verb === "DATA") {
-            inData = true;
-            await write("354 go ahead");
-          } else if (verb === "QUIT") {
-            await write("221 bye");
-            conn.close();
-            return;
-          } else await write("250 ok");
-        }
-      }
-    } catch {
-      // connection closed
-    }
-  }
-  (async () => {
-    for await (const conn of listener) {
-      connections.push(conn);
-      serveConn(conn);
-    }
-  })().catch(() => {});
-  const port = (listener.addr as Deno.NetAddr).port;
-  return {
-    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
-    messages,
-    close() {
-      listener.close();
-      for (const c of connections) {
-        try {
-          c.close();
-        } catch { /* already closed */ }
-      }
-    },
-  };
-}
+import { fakeSmtpServer } from "./_smtp.ts";
 
 let t: TestApp;
 const clock = movableClock();

@@ -23,4 +23,9 @@ Deno.test("buildReceipt() and receiptToJson() leave consumables out", () => {
     "0.85",
   ]);
   assertEquals(json.localTime, "2026-11-21 09:04");
+  assertEquals(json.transactionId, "0193a6f0-1c2b-7d4e-8f90-123456789abc");
+  assertEquals(
+    [json.receiptNumber, json.originalReceiptNumber, json.refundReason],
+    ["S-0001234", null, null],
+  );
 });

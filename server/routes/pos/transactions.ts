@@ -1,5 +1,6 @@
 /**
- * Transactions (API §8): start, lines, discount, payments, complete, void, refund, receipt.
+ * Transactions (API §8, §17): start, lines, discount, payments, complete, void, refund, the
+ * receipt (JSON, text, HTML) and emailing it.
  */
 import type { AppDeps } from "../../../app/deps.ts";
 import { idParams, listResponse } from "../../../app/schemas.ts";
@@ -12,6 +13,8 @@ import {
   itemParams,
   paymentBody,
   paymentResponse,
+  receiptEmailBody,
+  receiptEmailResult,
   receiptSchema,
   refundBody,
   transactionListQuery,
@@ -32,7 +35,15 @@ import {
   listTransactions,
 } from "../../../app/pos/transactions.ts";
 import { refundTransaction, voidTransaction } from "../../../app/pos/void_and_refund.ts";
+import { emailReceipt } from "../../../app/pos/receipt_email.ts";
+import { renderReceiptHtml } from "../../../domain/pos/receipt_html.ts";
 import { renderReceiptText } from "../../../domain/pos/receipt_text.ts";
+import {
+  PRINTED_FORMS_NOTE,
+  printedResponse,
+  printedResponses,
+  printQuery,
+} from "../../printable.ts";
 import { ApiRouter } from "../../route.ts";
 
 /** The catalogue-price rule (API §8), as the line routes describe it. */
@@ -271,21 +282,43 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
     .route({
       method: "get",
       path: "/:id/receipt",
-      summary: "Receipt (JSON, or 40-column text with Accept: text/plain)",
-      description: "Consumable lines never appear.",
+      summary: "Receipt (JSON, 40-column text or a printable HTML page)",
+      description: "Numbered with the transaction's `receiptNumber` (S-0001234), never its " +
+        "UUID; a refund's receipt also names its original (`originalReceiptNumber`, printed " +
+        "`Refund of S-…`) and its `refundReason`. Consumable lines never appear. " +
+        PRINTED_FORMS_NOTE,
       access: "pos.view",
       params: idParams,
-      responses: {
-        200: { description: "The receipt", schema: receiptSchema },
-      },
-    }, async (c, { params }) => {
+      query: printQuery,
+      responses: printedResponses("The receipt", receiptSchema),
+    }, async (c, { params, query }) => {
       const receipt = await getReceipt(deps, params.id);
-      const accept = c.req.header("Accept") ?? "";
-      if (/text\/plain/i.test(accept) && !/application\/json/i.test(accept)) {
-        return c.body(renderReceiptText(receipt), 200, {
-          "Content-Type": "text/plain; charset=utf-8",
-        });
-      }
-      return c.json(receiptToJson(receipt));
-    });
+      return printedResponse(c, {
+        json: () => receiptToJson(receipt),
+        text: () => renderReceiptText(receipt),
+        html: (paper) => renderReceiptHtml(receipt, paper),
+      }, query.paper);
+    })
+    .route(
+      {
+        method: "post",
+        path: "/:id/receipt/email",
+        summary: "Email the receipt",
+        description: "Queues the receipt in the email outbox (delivered over SMTP by the " +
+          "outbox worker) as one message with a text part (the 40-column receipt) and an HTML " +
+          "part (the printable page); 202 once queued. `to` defaults to the email of the " +
+          "transaction's account; neither → 400 `validation_failed` (path `to`). Needs the " +
+          "`email` module (else 403 `module_disabled`). Any status may be emailed (a pending " +
+          "or voided transaction's receipt says so). Audited as `pos.receipt_emailed` (receipt " +
+          "number, recipient, outbox message id).",
+        access: "pos.edit",
+        params: idParams,
+        body: receiptEmailBody,
+        example: { to: "customer@example.com" },
+        responses: { 202: { description: "Queued", schema: receiptEmailResult } },
+        errors: { 400: ["validation_failed"], 403: ["module_disabled"] },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await emailReceipt(deps, actor, params.id, body), 202),
+    );
 }

@@ -1,6 +1,6 @@
 /**
- * Rentals (API §13): CRUD with soft delete, return and cancel, charges and their generation,
- * and the rent-to-own buyout. `/charges/generate` is declared before any `/:id`.
+ * Rentals (API §13, §17): CRUD with soft delete, return and cancel, charges and their
+ * generation, the rent-to-own buyout and the printable agreement. `/charges/generate` is declared before any `/:id`.
  */
 import { startBuyout } from "../../../app/rentals/buyout.ts";
 import { generateCharges, listRentalCharges } from "../../../app/rentals/charges.ts";
@@ -10,6 +10,7 @@ import {
   createRentalBody,
   generateChargesBody,
   generateChargesResult,
+  rentalAgreementSchema,
   rentalListQuery,
   rentalSchema,
   returnRentalBody,
@@ -27,6 +28,14 @@ import {
 import type { AppDeps } from "../../../app/deps.ts";
 import { transactionSchema } from "../../../app/pos/pos_schemas.ts";
 import { dataResponse, idParams, listResponse } from "../../../app/schemas.ts";
+import { getRentalAgreement } from "../../../app/rentals/agreement.ts";
+import { renderAgreementHtml, renderAgreementText } from "../../../domain/rentals/agreement.ts";
+import {
+  PRINTED_FORMS_NOTE,
+  printedResponse,
+  printedResponses,
+  printQuery,
+} from "../../printable.ts";
 import { ApiRouter } from "../../route.ts";
 
 const MONEY_NOTE = "Money figures are read-only: `balanceDue` = Σ amount of the unpaid " +
@@ -157,6 +166,28 @@ export function rentalRoutes(deps: AppDeps): ApiRouter {
       responses: rentalResponse,
       errors: { 409: ["invalid_transition"] },
     }, async (c, { params, actor }) => c.json(await cancelRental(deps, actor, params.id)))
+    .route({
+      method: "get",
+      path: "/:id/agreement",
+      summary: "The rental agreement (JSON, 40-column text or a printable HTML page)",
+      description: "The rental's summary to print and sign: the parties (the store; the " +
+        "account with its number and contact, and the student when the rental names a " +
+        "member), the instrument and its serial number, start and due dates, rate per " +
+        "billing period, deposit, and the rent-to-own terms (purchase price, equity per paid " +
+        "charge, equity so far, payoff). Any status (a returned or purchased rental's " +
+        "agreement says so). " + PRINTED_FORMS_NOTE,
+      access: "rentals.view",
+      params: idParams,
+      query: printQuery,
+      responses: printedResponses("The rental agreement", rentalAgreementSchema),
+    }, async (c, { params, query }) => {
+      const { json, printable } = await getRentalAgreement(deps, params.id);
+      return printedResponse(c, {
+        json: () => json,
+        text: () => renderAgreementText(printable),
+        html: (paper) => renderAgreementHtml(printable, paper),
+      }, query.paper);
+    })
     .route({
       method: "get",
       path: "/:id/charges",

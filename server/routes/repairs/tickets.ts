@@ -33,6 +33,12 @@ import {
 } from "../../../app/repairs/tickets.ts";
 import { dataResponse, idParams, listResponse } from "../../../app/schemas.ts";
 import { renderClaimCheckHtml, renderClaimCheckText } from "../../../domain/repairs/claim_check.ts";
+import {
+  PRINTED_FORMS_NOTE,
+  printedResponse,
+  printedResponses,
+  printQuery,
+} from "../../printable.ts";
 import { ApiRouter } from "../../route.ts";
 import { noContent } from "./_shared.ts";
 
@@ -196,31 +202,19 @@ export function ticketRoutes(deps: AppDeps): ApiRouter {
     .route({
       method: "get",
       path: "/:id/claim-check",
-      summary: "The claim tag (JSON, 40-column text or HTML)",
-      description: "JSON by default; `Accept: text/plain` gives a printable 40-column text " +
-        "like the POS receipt, `Accept: text/html` a printable page. `intakeAt` is when the " +
-        "ticket first entered intake (null before).",
+      summary: "The claim tag (JSON, 40-column text or a printable HTML page)",
+      description: "`intakeAt` is when the ticket first entered intake (null before). " +
+        PRINTED_FORMS_NOTE,
       access: "repairs.view",
       params: idParams,
-      responses: {
-        200: { description: "The claim tag", schema: claimCheckSchema },
-      },
-    }, async (c, { params }) => {
+      query: printQuery,
+      responses: printedResponses("The claim tag", claimCheckSchema),
+    }, async (c, { params, query }) => {
       const { json, printable } = await getClaimCheck(deps, params.id);
-      const accept = c.req.header("Accept") ?? "";
-      if (!/application\/json/i.test(accept)) {
-        if (/text\/plain/i.test(accept)) {
-          return c.body(renderClaimCheckText(printable), 200, {
-            "Content-Type": "text/plain; charset=utf-8",
-          });
-        }
-        if (/text\/html/i.test(accept)) {
-          return c.body(renderClaimCheckHtml(printable), 200, {
-            "Content-Type": "text/html; charset=utf-8",
-            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
-          });
-        }
-      }
-      return c.json(json);
+      return printedResponse(c, {
+        json: () => json,
+        text: () => renderClaimCheckText(printable),
+        html: (paper) => renderClaimCheckHtml(printable, paper),
+      }, query.paper);
     });
 }

@@ -1,0 +1,92 @@
+/**
+ * The scan's lookup (API §17): one statement, one UNION ALL branch per kind the caller may
+ * view, each an equality on an indexed, normalised value (never a trigram or ILIKE scan):
+ *  - products: `lower(sku)` (products_sku_key) and the canonical UPC (products_upc_code_idx);
+ *  - units: `lower(serial_number)` (units_serial_lower_idx);
+ *  - repair tickets, rentals, accounts, transactions: their unique number keys.
+ * Plain reads of other features' tables (their owners still do every write). A branch is capped
+ * at a few rows: more than one hit is an ambiguity the clerk resolves from the candidates.
+ */
+import { type RawBuilder, sql } from "kysely";
+import type { Db } from "../db/database.ts";
+
+export type ScanKind = "product" | "unit" | "repair_ticket" | "rental" | "account" | "transaction";
+
+/** The normalised values one scan looks for (null: that kind is not searched). */
+export interface ScanLookup {
+  /** Trimmed, lower-case code: SKU and serial number. */
+  productText: string | null;
+  /** Canonical barcode form (domain/counter/scan_code.ts `canonicalBarcode`). */
+  productBarcode: string | null;
+  unitSerial: string | null;
+  ticketNumber: string | null;
+  rentalNumber: number | null;
+  accountNumber: string | null;
+  transactionNumber: number | null;
+}
+
+export interface ScanHitRow {
+  kind: ScanKind;
+  id: string;
+  /** The record's name or number, and a second detail, for its label. */
+  title: string;
+  detail: string | null;
+}
+
+const CANDIDATES_PER_KIND = 10;
+
+export async function findScanHits(db: Db, lookup: ScanLookup): Promise<ScanHitRow[]> {
+  const branches: RawBuilder<unknown>[] = [];
+  const limit = sql.lit(CANDIDATES_PER_KIND);
+  if (lookup.productText !== null) {
+    branches.push(sql`(SELECT 'product' AS kind, id, name AS title, sku AS detail
+      FROM products WHERE lower(sku) = ${lookup.productText} AND deleted_at IS NULL
+      LIMIT ${limit})`);
+  }
+  if (lookup.productBarcode !== null) {
+    branches.push(sql`(SELECT 'product' AS kind, id, name AS title, sku AS detail
+      FROM products
+      WHERE (CASE WHEN btrim(upc) ~ '^[0-9]{12}$' THEN '0' || btrim(upc) ELSE lower(btrim(upc)) END)
+        = ${lookup.productBarcode}
+        AND deleted_at IS NULL AND upc IS NOT NULL
+      LIMIT ${limit})`);
+  }
+  if (lookup.unitSerial !== null) {
+    branches.push(sql`(SELECT 'unit' AS kind, u.id, p.name AS title, u.serial_number AS detail
+      FROM units u JOIN products p ON p.id = u.product_id
+      WHERE lower(u.serial_number) = ${lookup.unitSerial}
+        AND u.deleted_at IS NULL AND u.serial_number IS NOT NULL
+      LIMIT ${limit})`);
+  }
+  if (lookup.ticketNumber !== null) {
+    branches.push(sql`(SELECT 'repair_ticket' AS kind, id, ticket_number AS title,
+        item_description AS detail
+      FROM repair_tickets WHERE ticket_number = ${lookup.ticketNumber} AND deleted_at IS NULL
+      LIMIT ${limit})`);
+  }
+  if (lookup.rentalNumber !== null) {
+    branches.push(sql`(SELECT 'rental' AS kind, r.id, r.number::text AS title, a.name AS detail
+      FROM rentals r JOIN accounts a ON a.id = r.account_id
+      WHERE r.number = ${lookup.rentalNumber} AND r.deleted_at IS NULL
+      LIMIT ${limit})`);
+  }
+  if (lookup.accountNumber !== null) {
+    branches.push(sql`(SELECT 'account' AS kind, id, account_number AS title, name AS detail
+      FROM accounts WHERE account_number = ${lookup.accountNumber} AND deleted_at IS NULL
+      LIMIT ${limit})`);
+  }
+  if (lookup.transactionNumber !== null) {
+    branches.push(sql`(SELECT 'transaction' AS kind, id, number::text AS title,
+        total::text AS detail
+      FROM transactions WHERE number = ${lookup.transactionNumber}
+      LIMIT ${limit})`);
+  }
+  if (branches.length === 0) return [];
+  const result = await sql<ScanHitRow>`${sql.join(branches, sql` UNION ALL `)}`.execute(db);
+  return result.rows.map((row) => ({
+    kind: row.kind,
+    id: row.id,
+    title: row.title,
+    detail: row.detail,
+  }));
+}
