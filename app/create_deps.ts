@@ -49,7 +49,8 @@ export function createDeps(input: DepsInput): AppDeps {
     logger: input.logger,
     tokens: createTokenSigner(signingSecret(input.config.jwtSecret), ids),
     modules: createModuleCache(input.db, clock),
-    actors: createActorCache(input.db),
+    // PostgreSQL may be shared by several processes: no cached actors (app/auth/actor_cache.ts).
+    actors: createActorCache(input.db, { ttlMs: input.dbKind === "postgres" ? 0 : undefined }),
     outboxCipher: createOutboxCipher(input.config.jwtSecret),
     files: input.files ?? createLocalFileStorage(input.config.filesDir, ids),
     fileOwners: FILE_OWNERS,

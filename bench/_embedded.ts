@@ -15,7 +15,7 @@ import { round2 } from "./_load.ts";
 import { startServer, stop } from "./_processes.ts";
 import type { HttpScenarioResult } from "./_report.ts";
 import { foldRounds, httpRun, type LoadCursor } from "./_rounds.ts";
-import { type AnyHttp, DURATION_S, ROUNDS, WARMUP_S } from "./_settings.ts";
+import { type AnyHttp, CONCURRENCY, DURATION_S, ROUNDS, WARMUP_S } from "./_settings.ts";
 
 export async function measureEmbeddedScenarios(
   wrk: string | undefined,
@@ -23,7 +23,7 @@ export async function measureEmbeddedScenarios(
   postgresResults: readonly HttpScenarioResult[],
   children: Deno.ChildProcess[],
 ): Promise<HttpScenarioResult[]> {
-  const selected = http.filter((s) => s.embedded);
+  const selected = http.filter((s) => s.embedded?.length);
   if (selected.length === 0) return [];
   const dataDir = await Deno.makeTempDir({ prefix: "shop-bench-embedded-" });
   const results: HttpScenarioResult[] = [];
@@ -46,35 +46,37 @@ export async function measureEmbeddedScenarios(
     }
     const server = await startServer({ dataDir }, children);
     for (const scenario of selected) {
-      console.log(`measuring ${scenario.name} on the embedded default ...`);
-      const requests = requestsOf(scenario, states.get(scenario));
-      const notes = await preflight(server.baseUrl, requests[0]!, scenario.expectStatus ?? 200);
-      const cursor: LoadCursor = { offset: requests.length > 1 ? 1 : 0, wrapped: false };
-      await httpRun(wrk, server.baseUrl, requests, scenario, cursor, WARMUP_S);
-      const rounds = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        rounds.push(
-          await httpRun(wrk, server.baseUrl, requests, scenario, cursor, DURATION_S / ROUNDS),
-        );
+      for (const embeddedRun of scenario.embedded!) {
+        const clients = embeddedRun.concurrency ?? CONCURRENCY;
+        const label = `${clients} client${clients === 1 ? "" : "s"}`;
+        console.log(`measuring ${scenario.name} on the embedded default, ${label} ...`);
+        const requests = requestsOf(scenario, states.get(scenario));
+        const notes = await preflight(server.baseUrl, requests[0]!, scenario.expectStatus ?? 200);
+        const cursor: LoadCursor = { offset: requests.length > 1 ? 1 : 0, wrapped: false };
+        const run = (seconds: number) =>
+          httpRun(wrk, server.baseUrl, requests, scenario, cursor, seconds, clients);
+        await run(WARMUP_S);
+        const rounds = [];
+        for (let round = 0; round < ROUNDS; round++) rounds.push(await run(DURATION_S / ROUNDS));
+        if (cursor.wrapped) notes.push("requests repeated: the distinct requests ran out");
+        const measured = foldRounds(rounds);
+        const onPostgres = postgresResults.find((r) => r.name === scenario.name && !r.engine);
+        results.push({
+          name: `${scenario.name} [embedded, ${label}]`,
+          engine: "embedded",
+          http: measured,
+          rounds: rounds.map((r) => ({
+            httpRequestsPerSecond: r.requestsPerSecond,
+            httpP99Ms: r.p99Ms,
+          })),
+          notes,
+          targets: embeddedRun,
+          targetsMet: latencyTargetsMet(measured, embeddedRun),
+          ratioToPostgres: onPostgres
+            ? round2(measured.requestsPerSecond / onPostgres.http.requestsPerSecond)
+            : undefined,
+        });
       }
-      if (cursor.wrapped) notes.push("requests repeated: the distinct requests ran out");
-      const measured = foldRounds(rounds);
-      const onPostgres = postgresResults.find((r) => r.name === scenario.name && !r.engine);
-      results.push({
-        name: `${scenario.name} [embedded]`,
-        engine: "embedded",
-        http: measured,
-        rounds: rounds.map((r) => ({
-          httpRequestsPerSecond: r.requestsPerSecond,
-          httpP99Ms: r.p99Ms,
-        })),
-        notes,
-        targets: scenario.embedded,
-        targetsMet: latencyTargetsMet(measured, scenario.embedded!),
-        ratioToPostgres: onPostgres
-          ? round2(measured.requestsPerSecond / onPostgres.http.requestsPerSecond)
-          : undefined,
-      });
     }
     await stop(server.child);
   } finally {

@@ -14,7 +14,7 @@ import {
   ROUNDS,
   WARMUP_S,
 } from "./_settings.ts";
-import type { TimedResult } from "./scenarios/_scenario.ts";
+import type { EmbeddedRun, TimedResult } from "./scenarios/_scenario.ts";
 
 export interface HttpScenarioResult {
   name: string;
@@ -28,7 +28,7 @@ export interface HttpScenarioResult {
   bare?: LoadResult;
   /** Bare-stack requests per second / pgbench transactions per second. */
   bareRatioToPgbench?: number;
-  targets?: AnyHttp["targets"];
+  targets?: AnyHttp["targets"] | EmbeddedRun;
   targetsMet?: boolean;
   /** Set on the embedded default's run of a scenario (PostgreSQL otherwise). */
   engine?: "embedded";
@@ -89,8 +89,11 @@ export function printSummary(
       "",
     ],
     ...results.flatMap((r) => {
+      const ratioTarget = r.targets && "ratioToPgbench" in r.targets
+        ? r.targets.ratioToPgbench
+        : undefined;
       const target = [
-        r.targets?.ratioToPgbench !== undefined ? `≥${r.targets.ratioToPgbench}×` : "",
+        ratioTarget !== undefined ? `≥${ratioTarget}×` : "",
         r.targets?.p50Ms !== undefined ? `p50<${r.targets.p50Ms}` : "",
         r.targets?.p99Ms !== undefined ? `p99<${r.targets.p99Ms}` : "",
       ].filter(Boolean).join(", ");

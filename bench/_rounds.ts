@@ -43,12 +43,13 @@ export async function httpRun(
   scenario: Pick<AnyHttp, "expectStatus">,
   cursor: LoadCursor,
   seconds: number,
+  concurrency = CONCURRENCY,
 ): Promise<LoadResult> {
   if (!wrk) {
     const at = cursor.offset;
     const result = await runLoad({
       baseUrl,
-      concurrency: CONCURRENCY,
+      concurrency,
       request: (i) => requests[(at + i) % requests.length]!,
       expectStatus: scenario.expectStatus,
       durationMs: seconds * 1000,
@@ -61,7 +62,7 @@ export async function httpRun(
     wrk,
     baseUrl,
     requests,
-    concurrency: CONCURRENCY,
+    concurrency,
     threads: WRK_THREADS,
     expectStatus: scenario.expectStatus,
     offset: cursor.offset,

@@ -23,6 +23,7 @@ import { registerUserCommands } from "./commands/user.ts";
 import { registerLogin } from "./commands/login.ts";
 import { registerVault } from "./commands/vault.ts";
 import { registerScan } from "./commands/scan.ts";
+import { registerBackupCommands } from "./commands/backup.ts";
 
 const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerServe,
@@ -36,6 +37,7 @@ const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerLogin,
   registerVault,
   registerScan,
+  registerBackupCommands,
 ];
 
 export const EXIT_OK = 0;

@@ -17,6 +17,7 @@ import * as createVault from "./20261125_110000_create_vault.ts";
 import * as createStorageHub from "./20261125_120000_create_storage_hub.ts";
 import * as createRentals from "./20261125_130000_create_rentals.ts";
 import * as addScanIndexes from "./20261127_100000_add_scan_indexes.ts";
+import * as createBackupRuns from "./20261127_220000_create_backup_runs.ts";
 
 export const migrations: Record<string, Migration> = {
   "20261121_090000_create_platform": createPlatform,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   "20261125_120000_create_storage_hub": createStorageHub,
   "20261125_130000_create_rentals": createRentals,
   "20261127_100000_add_scan_indexes": addScanIndexes,
+  "20261127_220000_create_backup_runs": createBackupRuns,
 };

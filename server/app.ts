@@ -36,6 +36,7 @@ import { REPAIR_ROUTERS } from "./routes/repairs/mod.ts";
 import { STORAGE_ROUTERS } from "./routes/storage/mod.ts";
 import { VAULT_ROUTERS } from "./routes/vault/mod.ts";
 import { scanRoutes } from "./routes/scan.ts";
+import { BACKUP_ROUTERS } from "./routes/backup.ts";
 
 const ROUTERS: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [
   healthRoutes,
@@ -59,6 +60,7 @@ const ROUTERS: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [
   ...VAULT_ROUTERS,
   scanRoutes,
   fileRoutes,
+  ...BACKUP_ROUTERS,
 ];
 
 export interface AppWithRoutes {

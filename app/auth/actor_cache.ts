@@ -9,6 +9,15 @@
  *  - other processes LISTEN on that channel (`listenForIdentityChanges`) and drop theirs;
  *  - a short TTL bounds staleness if a notification is ever lost (e.g. during a reconnect).
  * A load that started before an invalidation is never stored (generation check).
+ *
+ * On PostgreSQL, where several server processes may share the database, `createDeps` turns the
+ * cache off (`ttlMs: 0`): every authenticated request reads its actor (one indexed query,
+ * ~0.1–0.3 ms). A notification reaches the other processes a moment after the change's
+ * commit, not before their next request: the cluster tests (tests/cluster/auth_test.ts) saw a
+ * user disabled through one process still served by another. A disable or a role taken away
+ * must apply to the very next request on every process, and a per-request version check would
+ * cost the same round trip (plus a table of its own). With `ttlMs: 0` a request never joins a
+ * load that started before it arrived. The embedded engine is one process: it keeps the cache.
  */
 import type { Kysely, Transaction } from "kysely";
 import { expandPermissions, type Permission } from "../../domain/auth/permissions.ts";
@@ -65,6 +74,9 @@ export function createActorCache(
 
   return {
     async get(userId) {
+      // Uncached: a load already in flight may have read the state before a change this
+      // request must see, so every call reads for itself.
+      if (ttl <= 0) return await load(userId);
       const cached = entries.get(userId);
       if (cached && performance.now() - cached.loadedAt < ttl) return cached.state;
       const pending = loading.get(userId);

@@ -16,6 +16,7 @@ import type { RentalsTables } from "../rentals/rentals_tables.ts";
 import type { RepairsTables } from "../repairs/repairs_tables.ts";
 import type { StorageTables } from "../storage/storage_tables.ts";
 import type { VaultTables } from "../vault/vault_tables.ts";
+import type { BackupTables } from "../backup/backup_tables.ts";
 
 export interface Database
   extends
@@ -31,7 +32,8 @@ export interface Database
     RentalsTables,
     RepairsTables,
     StorageTables,
-    VaultTables {}
+    VaultTables,
+    BackupTables {}
 
 /** A database handle or an open transaction: repositories accept either. */
 export type Db = Kysely<Database> | Transaction<Database>;

@@ -5,6 +5,7 @@
  * from BEGIN to COMMIT, and single queries wait their turn. PostgreSQL (postgres.js) has a
  * real pool and does not need this.
  */
+import type { PGlite } from "@electric-sql/pglite";
 import {
   type DatabaseConnection,
   type DialectAdapter,
@@ -29,13 +30,27 @@ class ConnectionMutex {
   }
 }
 
+/** Where a connection of this dialect carries its PGlite (see {@link exclusivePGlite}). */
+const PGLITE = Symbol("pglite");
+
+/**
+ * The PGlite behind a connection of this dialect, for what Kysely cannot say (COPY through
+ * `/dev/blob`, app/backup). Whoever holds the connection (Kysely's `provideConnection`) holds
+ * the session: nothing else runs on it until it is released. Undefined on other dialects.
+ */
+export function exclusivePGlite(connection: DatabaseConnection): PGlite | undefined {
+  return (connection as { [PGLITE]?: PGlite })[PGLITE];
+}
+
 class SerializedDriver implements Driver {
   readonly #inner: Driver;
   readonly #mutex = new ConnectionMutex();
   readonly #releases: Array<() => void> = [];
+  readonly #pglite: PGlite | undefined;
 
-  constructor(inner: Driver) {
+  constructor(inner: Driver, pglite: PGlite | undefined) {
     this.#inner = inner;
+    this.#pglite = pglite;
   }
 
   init(): Promise<void> {
@@ -45,7 +60,9 @@ class SerializedDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     const release = await this.#mutex.lock();
     this.#releases.push(release);
-    return this.#inner.acquireConnection();
+    const connection = await this.#inner.acquireConnection();
+    if (this.#pglite) Object.defineProperty(connection, PGLITE, { value: this.#pglite });
+    return connection;
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -107,8 +124,11 @@ class SerializedPGliteAdapter extends PGliteAdapter {
 }
 
 export class SerializedPGliteDialect extends PGliteDialect {
+  readonly #pglite: PGlite | undefined;
+
   constructor(config: PGliteDialectConfig) {
     super(config);
+    this.#pglite = typeof config.pglite === "function" ? undefined : config.pglite as PGlite;
   }
 
   override createAdapter(): DialectAdapter {
@@ -116,6 +136,6 @@ export class SerializedPGliteDialect extends PGliteDialect {
   }
 
   override createDriver(): Driver {
-    return new SerializedDriver(super.createDriver());
+    return new SerializedDriver(super.createDriver(), this.#pglite);
   }
 }

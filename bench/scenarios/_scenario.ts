@@ -55,10 +55,18 @@ export interface Scenario<State = unknown> {
   targets?: { ratioToPgbench?: number; p50Ms?: number; p99Ms?: number };
   /**
    * Also measured on the embedded default (PGlite in a data directory, seeded with
-   * `engine: "embedded"`), after the PostgreSQL scenarios, with these targets there; the
-   * report gives its req/s ratio to the PostgreSQL run of the same scenario.
+   * `engine: "embedded"`), after the PostgreSQL scenarios: one measurement per run listed, with
+   * its targets; the report gives each one's req/s ratio to the PostgreSQL run of the scenario.
    */
-  embedded?: { p50Ms?: number; p99Ms?: number };
+  embedded?: readonly EmbeddedRun[];
+}
+
+/** One measured run on the embedded default: its clients at once and its targets. */
+export interface EmbeddedRun {
+  /** Clients at once (default BENCH_CONCURRENCY). */
+  concurrency?: number;
+  p50Ms?: number;
+  p99Ms?: number;
 }
 
 /** One SQL statement with its parameters (`$1`, `$2`, ... in `sql`). */

@@ -7,7 +7,7 @@
  * endpoint also reads the record it found (a second primary-key read).
  *
  * Targets (issue 21): p50 < 2 ms and p99 < 5 ms on PostgreSQL at 10 clients; p50 < 5 ms on
- * the embedded default.
+ * the embedded default (one client; ten are measured too).
  */
 import { sql } from "kysely";
 import { findScanHits } from "../../app/counter/scan_repo.ts";
@@ -79,5 +79,7 @@ export const counterScan: Scenario<State> = {
   pgbenchDefines: statement.defines,
   bareStatement: statement.query,
   targets: { p50Ms: 2, p99Ms: 5 },
-  embedded: { p50Ms: 5 },
+  // A shop on the embedded default has a counter or two: one client (the target) and, for the
+  // record, ten at once (PGlite runs one statement at a time).
+  embedded: [{ concurrency: 1, p50Ms: 5 }, { concurrency: 10 }],
 };

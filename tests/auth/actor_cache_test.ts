@@ -56,12 +56,17 @@ Deno.test({
     assert(t.database.url);
     const handle = await openDatabase({ databaseUrl: t.database.url, poolSize: 2 });
     try {
-      const other = createDeps({
-        config: testConfig({ AUTH_RATE_LIMIT: "off" }),
-        db: handle.db,
-        dbKind: "postgres",
-        logger: createMemoryLogger(),
-      });
+      // A caching actor cache (createDeps caches none on PostgreSQL; this proves the
+      // notification path for a process that does).
+      const other = {
+        ...createDeps({
+          config: testConfig({ AUTH_RATE_LIMIT: "off" }),
+          db: handle.db,
+          dbKind: "postgres",
+          logger: createMemoryLogger(),
+        }),
+        actors: createActorCache(handle.db),
+      };
       const unlisten = await listenForIdentityChanges(other.actors, handle.listen!);
       try {
         const otherApp = createAppWithRoutes(other).app;

@@ -113,7 +113,7 @@ Deno.test("only the documented routes need a token without a permission", () => 
 /**
  * API §2: a pos token is refused (403 full_login_required) on /auth/set-pin,
  * /auth/change-password, DELETE /auth/pin, /auth/reset-password/:userId, /vault/*, /users/*,
- * and the writes of /roles/*, /modules/* and /config.
+ * and the writes of /roles/*, /modules/* and /config; and the backup download.
  */
 function needsFullLogin(method: string, path: string): boolean {
   const write = method !== "get";
@@ -122,6 +122,8 @@ function needsFullLogin(method: string, path: string): boolean {
     (method === "delete" && path === "/v1/auth/pin") ||
     (method === "post" && path.startsWith("/v1/auth/reset-password/")) ||
     /^\/v1\/(vault|users)(\/|$)/.test(path) ||
+    // The whole shop's archive (API §16, `ops backup`): never on a PIN login.
+    (method === "get" && path === "/v1/backup") ||
     (write && /^\/v1\/(roles|modules|config)(\/|$)/.test(path));
 }
 

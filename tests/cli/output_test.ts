@@ -50,10 +50,13 @@ const DATA_COMMANDS = [
   "ops whoami",
   "ops vault status",
   "ops scan",
+  "ops backup",
+  "ops restore",
+  "ops status",
 ];
 
 Deno.test("every command's help has an Examples and an Environment section", () => {
-  assertEquals(LEAVES.length, 24);
+  assertEquals(LEAVES.length, 27);
   for (const command of LEAVES) {
     const help = helpOf(command);
     assertMatch(help, /\nExamples:\n {2}\$ deno task ops /, pathOf(command));
