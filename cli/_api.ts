@@ -56,6 +56,16 @@ function connectionCause(error: unknown): string {
   return last.replace(/\s*\(os error \d+\)$/, "").toLowerCase();
 }
 
+/** The answer's body as JSON (a problem document or the data), undefined when it is not JSON. */
+async function problemOrJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
@@ -78,36 +88,12 @@ export class ApiClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const url = new URL(`${this.server}/v1${path}`);
-    for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
-    }
-    const headers: Record<string, string> = { Accept: "application/json" };
-    if (this.#token) headers.Authorization = `Bearer ${this.#token}`;
-    if (options.body !== undefined) headers["Content-Type"] = "application/json";
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(120_000),
-      });
-    } catch (error) {
-      const cause = connectionCause(error);
-      throw new CliError(
-        `Cannot reach the server at ${this.server}${cause ? ` (${cause})` : ""}: start it, or ` +
-          "set OPS_SERVER to its URL (or log in to it with `ops login --server URL`)",
-        { cause: error },
-      );
-    }
-    const text = await response.text();
-    let body: unknown = undefined;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const response = await this.#send(method, path, options.query, {
+      accept: "application/json",
+      body: options.body,
+      timeoutMs: 120_000,
+    });
+    const body = await problemOrJson(response);
     if (response.ok) return body as T;
     throw this.#failure(response, (body ?? {}) as Partial<Problem>);
   }
@@ -117,15 +103,34 @@ export class ApiClient {
    * the same one-line errors as `request`. No overall timeout: the body may take long.
    */
   async download(path: string, options: Pick<RequestOptions, "query"> = {}): Promise<Response> {
+    const response = await this.#send("GET", path, options.query, {
+      accept: "application/octet-stream",
+    });
+    if (response.ok) return response;
+    throw this.#failure(response, ((await problemOrJson(response)) ?? {}) as Partial<Problem>);
+  }
+
+  /** Sends one request with the session's token; an unreachable server is one line naming the fix. */
+  async #send(
+    method: string,
+    path: string,
+    query: RequestOptions["query"],
+    options: { accept: string; body?: unknown; timeoutMs?: number },
+  ): Promise<Response> {
     const url = new URL(`${this.server}/v1${path}`);
-    for (const [key, value] of Object.entries(options.query ?? {})) {
+    for (const [key, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const headers: Record<string, string> = { Accept: "application/octet-stream" };
+    const headers: Record<string, string> = { Accept: options.accept };
     if (this.#token) headers.Authorization = `Bearer ${this.#token}`;
-    let response: Response;
+    if (options.body !== undefined) headers["Content-Type"] = "application/json";
     try {
-      response = await fetch(url, { headers });
+      return await fetch(url, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined,
+      });
     } catch (error) {
       const cause = connectionCause(error);
       throw new CliError(
@@ -134,15 +139,6 @@ export class ApiClient {
         { cause: error },
       );
     }
-    if (response.ok) return response;
-    const text = await response.text();
-    let body: unknown = undefined;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
-    throw this.#failure(response, (body ?? {}) as Partial<Problem>);
   }
 
   #failure(response: Response, problem: Partial<Problem>): ApiError {

@@ -11,6 +11,7 @@
  * - A 12- or 13-digit all-numeric code whose check digit is wrong is flagged: when nothing
  *   matches it, the answer is `invalid_check_digit` rather than "not found" (a misread scan).
  */
+import { hasValidGtinCheckDigit } from "../inventory/gtin.ts";
 
 /** The longest code read (a serial number or SKU is far shorter). */
 export const MAX_SCAN_CODE_LENGTH = 128;
@@ -41,23 +42,6 @@ export function canonicalBarcode(value: string): string {
   return /^[0-9]{12}$/.test(trimmed) ? `0${trimmed}` : trimmed.toLowerCase();
 }
 
-/** GS1 check digit (UPC-A, EAN-13, EAN-8) of the digits before it. */
-export function gs1CheckDigit(body: string): number {
-  let sum = 0;
-  // Weights 3,1,3,1... from the rightmost digit of the body.
-  for (let i = 0; i < body.length; i++) {
-    const digit = body.charCodeAt(body.length - 1 - i) - 48;
-    sum += i % 2 === 0 ? digit * 3 : digit;
-  }
-  return (10 - (sum % 10)) % 10;
-}
-
-/** True when `code` is 12 or 13 digits whose last digit is the right GS1 check digit. */
-export function hasValidCheckDigit(code: string): boolean {
-  if (!/^[0-9]{12,13}$/.test(code)) return false;
-  return gs1CheckDigit(code.slice(0, -1)) === code.charCodeAt(code.length - 1) - 48;
-}
-
 /** `prefix-000123` (dash and zeros optional) → 123; anything else → null. */
 function sequenceNumber(text: string, prefix: string): number | null {
   const match = new RegExp(`^${prefix}-?([0-9]{1,15})$`).exec(text);
@@ -74,7 +58,7 @@ export function readScanCode(raw: string): ScanCode | null {
   return {
     text,
     barcode: canonicalBarcode(text),
-    badCheckDigit: numeric12or13 && !hasValidCheckDigit(text),
+    badCheckDigit: numeric12or13 && !hasValidGtinCheckDigit(text),
     receiptNumber: sequenceNumber(text, "s"),
     ticketNumber: sequenceNumber(text, "r"),
     rentalNumber: sequenceNumber(text, "l"),

@@ -9,6 +9,7 @@
  * - Code 128 covers printable ASCII only; a SKU with other characters gets no barcode (the
  *   label prints the SKU as text instead) rather than a symbol that would not scan back.
  */
+import { hasValidGtinCheckDigit } from "./gtin.ts";
 
 export type LabelSymbology = "upca" | "ean13" | "ean8" | "code128";
 
@@ -16,17 +17,6 @@ export interface LabelBarcode {
   symbology: LabelSymbology;
   /** The exact text encoded (digits with their check digit for GTINs). */
   value: string;
-}
-
-/** Whether `digits` (8, 12, 13 or 14 digits) ends with its correct GTIN (mod 10) check digit. */
-export function hasValidGtinCheckDigit(digits: string): boolean {
-  if (!/^\d{8}$|^\d{12,14}$/.test(digits)) return false;
-  let sum = 0;
-  // Weights 3, 1, 3, ... from the digit left of the check digit, leftwards.
-  for (let i = digits.length - 2, weight = 3; i >= 0; i--, weight = 4 - weight) {
-    sum += Number(digits[i]) * weight;
-  }
-  return (10 - (sum % 10)) % 10 === Number(digits[digits.length - 1]);
 }
 
 /** Printable ASCII (space to `~`): what Code 128 encodes without extended modes. */

@@ -5,6 +5,7 @@
 import { openDatabase } from "../../app/db/connect.ts";
 import { migrateToLatest } from "../../app/db/migrate.ts";
 import { runSeeds } from "../../app/seed.ts";
+import { testServerUrl } from "./test_db.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -193,3 +194,20 @@ export async function prepareDataDir(): Promise<PreparedDataDir> {
 export async function removeDir(path: string): Promise<void> {
   await Deno.remove(path, { recursive: true }).catch(() => {});
 }
+
+/**
+ * `Deno.test` for a file whose tests spawn children on embedded data directories only
+ * (`childEnv` drops DATABASE_URL) and touch no test database: they run in the embedded run;
+ * under TEST_DATABASE_URL the file registers nothing (no tests, no hooks), since the
+ * PostgreSQL run would repeat them unchanged and only cost CI minutes.
+ */
+export const embeddedRunTest: typeof Deno.test = testServerUrl() === undefined
+  ? Deno.test
+  : Object.assign(() => {}, {
+    ignore: () => {},
+    only: () => {},
+    beforeAll: () => {},
+    afterAll: () => {},
+    beforeEach: () => {},
+    afterEach: () => {},
+  }) as unknown as typeof Deno.test;

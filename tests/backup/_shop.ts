@@ -5,6 +5,7 @@
  * the storage hub, vault entries), sales fired in parallel as write load, and the checks the
  * round trips share: an archive's tables as rows, its consistency, the restored files.
  */
+import { PDF, PNG } from "../files/_fixtures.ts";
 import { readArchive } from "../../app/backup/archive_stream.ts";
 import { parseManifest } from "../../domain/backup/archive_format.ts";
 import { assert, assertEquals } from "../_helpers/assert.ts";
@@ -33,27 +34,6 @@ export class Shop {
     return text ? JSON.parse(text) : undefined;
   }
 }
-
-/** A PNG's first bytes (the upload whitelist judges content). */
-const PNG = new Uint8Array([
-  0x89,
-  0x50,
-  0x4e,
-  0x47,
-  0x0d,
-  0x0a,
-  0x1a,
-  0x0a,
-  0,
-  0,
-  0,
-  0x0d,
-  0x49,
-  0x48,
-  0x44,
-  0x52,
-]);
-const PDF = new TextEncoder().encode("%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n");
 
 function upload(content: Uint8Array, fields: Record<string, string>, name: string): FormData {
   const data = new FormData();

@@ -7,7 +7,8 @@
 import { assert, assertEquals, assertMatch } from "../_helpers/assert.ts";
 import { removeDir, startServer } from "../_helpers/processes.ts";
 import { onPostgres } from "../_helpers/query_plans.ts";
-import { emptyPostgres, opsWithin, within } from "./_places.ts";
+import { emptyPostgres, opsWithin } from "./_places.ts";
+import { within } from "../_helpers/within.ts";
 import { ADMIN_EMAIL, assertConsistent, fillShop, readContents, Shop, writeLoad } from "./_shop.ts";
 import { assertFilesOnDisk, assertSameContents } from "./_compare.ts";
 

@@ -4,7 +4,7 @@
  * `--through` as a usage error (exit 2) that changes nothing.
  */
 import { assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
-import { removeDir } from "../_helpers/processes.ts";
+import { embeddedRunTest, removeDir } from "../_helpers/processes.ts";
 import { ops, type OpsPlace, preparedPlace } from "./_ops.ts";
 import { testConfig } from "../_helpers/test_app.ts";
 import { openDatabase } from "../../app/db/connect.ts";
@@ -30,79 +30,82 @@ async function chargeCount(): Promise<number> {
   }
 }
 
-Deno.test.beforeAll(async () => {
+embeddedRunTest.beforeAll(async () => {
   place = await preparedPlace();
 });
-Deno.test.afterAll(async () => {
+embeddedRunTest.afterAll(async () => {
   await removeDir(place.dataDir);
 });
 
-Deno.test("ops rentals bill: nothing to bill says why; bills once; reruns skip; --json; bad dates exit 2", async () => {
-  const nothing = await ops(place, ["rentals", "bill", "--through", "2026-03-31"]);
-  assertEquals(nothing.code, 0, nothing.stderr);
-  assertStringIncludes(nothing.stdout, "Nothing to bill through 2026-03-31: no active rental");
+embeddedRunTest(
+  "ops rentals bill: nothing to bill says why; bills once; reruns skip; --json; bad dates exit 2",
+  async () => {
+    const nothing = await ops(place, ["rentals", "bill", "--through", "2026-03-31"]);
+    assertEquals(nothing.code, 0, nothing.stderr);
+    assertStringIncludes(nothing.stdout, "Nothing to bill through 2026-03-31: no active rental");
 
-  const handle = await openDatabase({ dataDir: place.dataDir });
-  try {
-    const deps = createDeps({
-      config: testConfig(),
-      db: handle.db,
-      dbKind: "embedded",
-      logger: createMemoryLogger(),
-    });
-    const account = await createAccount(deps, createAccountBody.parse({ name: "Rental Family" }));
-    const product = await createProduct(
-      deps,
-      SYSTEM_ACTOR,
-      createProductBody.parse({
-        name: "Student Clarinet",
-        sku: "CL-1",
-        price: "450.00",
-        type: "rental",
-      }),
-    );
-    for (const [i, interval] of (["monthly", "weekly"] as const).entries()) {
-      const unit = await createUnit(deps, product.id, {
-        serialNumber: `CL-${i}`,
-        status: "in_stock",
-        condition: "new",
+    const handle = await openDatabase({ dataDir: place.dataDir });
+    try {
+      const deps = createDeps({
+        config: testConfig(),
+        db: handle.db,
+        dbKind: "embedded",
+        logger: createMemoryLogger(),
       });
-      await createRental(deps, SYSTEM_ACTOR, {
-        accountId: account.id,
-        productId: product.id,
-        unitId: unit.id,
-        startDate: "2026-01-05",
-        billingInterval: interval,
-        rate: "25.00",
-      });
+      const account = await createAccount(deps, createAccountBody.parse({ name: "Rental Family" }));
+      const product = await createProduct(
+        deps,
+        SYSTEM_ACTOR,
+        createProductBody.parse({
+          name: "Student Clarinet",
+          sku: "CL-1",
+          price: "450.00",
+          type: "rental",
+        }),
+      );
+      for (const [i, interval] of (["monthly", "weekly"] as const).entries()) {
+        const unit = await createUnit(deps, product.id, {
+          serialNumber: `CL-${i}`,
+          status: "in_stock",
+          condition: "new",
+        });
+        await createRental(deps, SYSTEM_ACTOR, {
+          accountId: account.id,
+          productId: product.id,
+          unitId: unit.id,
+          startDate: "2026-01-05",
+          billingInterval: interval,
+          rate: "25.00",
+        });
+      }
+    } finally {
+      await handle.close();
     }
-  } finally {
-    await handle.close();
-  }
 
-  const first = await ops(place, ["rentals", "bill", "--through", "2026-03-31"]);
-  assertEquals(first.code, 0, first.stderr);
-  // Monthly: Jan 5, Feb 5, Mar 5; weekly: 13 Mondays from Jan 5 to Mar 30.
-  assertEquals(
-    first.stdout.trim(),
-    "Rental charges through 2026-03-31: created 16, skipped 0 already billed, 2 active rentals.",
-  );
-  assertEquals(first.stderr, "");
-  const again = await ops(place, ["rentals", "bill", "--through", "2026-03-31", "--json"]);
-  assertEquals(again.code, 0, again.stderr);
-  assertEquals(JSON.parse(again.stdout), {
-    created: 0,
-    skipped: 16,
-    rentals: 2,
-    through: "2026-03-31",
-  });
-  assertEquals(await chargeCount(), 16);
+    const first = await ops(place, ["rentals", "bill", "--through", "2026-03-31"]);
+    assertEquals(first.code, 0, first.stderr);
+    // Monthly: Jan 5, Feb 5, Mar 5; weekly: 13 Mondays from Jan 5 to Mar 30.
+    assertEquals(
+      first.stdout.trim(),
+      "Rental charges through 2026-03-31: created 16, skipped 0 already billed, 2 active rentals.",
+    );
+    assertEquals(first.stderr, "");
+    const again = await ops(place, ["rentals", "bill", "--through", "2026-03-31", "--json"]);
+    assertEquals(again.code, 0, again.stderr);
+    assertEquals(JSON.parse(again.stdout), {
+      created: 0,
+      skipped: 16,
+      rentals: 2,
+      through: "2026-03-31",
+    });
+    assertEquals(await chargeCount(), 16);
 
-  for (const bad of ["2026-13-01", "tomorrow", "9999-12-31"]) {
-    const res = await ops(place, ["rentals", "bill", "--through", bad]);
-    assertEquals(res.code, 2, `${bad}: ${res.stderr}`);
-    assertMatch(res.stderr.trim(), /^error: --through: /);
-    assertEquals(res.stderr.trim().split("\n").length, 1);
-  }
-  assertEquals(await chargeCount(), 16);
-});
+    for (const bad of ["2026-13-01", "tomorrow", "9999-12-31"]) {
+      const res = await ops(place, ["rentals", "bill", "--through", bad]);
+      assertEquals(res.code, 2, `${bad}: ${res.stderr}`);
+      assertMatch(res.stderr.trim(), /^error: --through: /);
+      assertEquals(res.stderr.trim().split("\n").length, 1);
+    }
+    assertEquals(await chargeCount(), 16);
+  },
+);

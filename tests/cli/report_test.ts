@@ -4,7 +4,7 @@
  * right-aligned and times in the store's time zone, and `section,item,count,amount` CSV.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
-import { removeDir } from "../_helpers/processes.ts";
+import { embeddedRunTest, removeDir } from "../_helpers/processes.ts";
 import { ops, opsAll, type OpsPlace, preparedPlace } from "./_ops.ts";
 import { testConfig } from "../_helpers/test_app.ts";
 import { openDatabase } from "../../app/db/connect.ts";
@@ -22,7 +22,7 @@ let place: OpsPlace;
 let sessionId: string;
 let openSessionId: string;
 
-Deno.test.beforeAll(async () => {
+embeddedRunTest.beforeAll(async () => {
   place = await preparedPlace();
   dataDir = place.dataDir;
   const handle = await openDatabase({ dataDir });
@@ -71,73 +71,89 @@ Deno.test.beforeAll(async () => {
     await handle.close();
   }
 });
-Deno.test.afterAll(async () => {
+embeddedRunTest.afterAll(async () => {
   await removeDir(dataDir);
 });
 
-Deno.test("ops report z prints one table per section, money right-aligned; an open session gives its X report", async () => {
-  // One at a time: a second process cannot open the embedded database while one has it.
-  const table = await ops(place, ["report", "z", "--drawer", sessionId]);
-  const csv = await ops(place, ["report", "z", "--drawer", openSessionId, "--format", "csv"]);
-  assertEquals(table.code, 0, table.stderr);
-  assertMatch(
-    table.stdout,
-    /^Z report of drawer session [-0-9a-f]{36}: opened \d{4}-\d\d-\d\d \d\d:\d\d \([\w/]+\), closed /,
-  );
-  assertMatch(table.stdout, /^SALES\s+COUNT\s+AMOUNT$/m);
-  assertMatch(table.stdout, /^Transactions\s+1$/m);
-  assertMatch(table.stdout, /^CASH DRAWER\s+AMOUNT$/m);
-  assertMatch(table.stdout, /^Over\/short\s+-1\.00$/m);
-  // Right-aligned: each amount of a section ends in the column where AMOUNT ends.
-  const cash = table.stdout.split("\n\n").find((s) => s.startsWith("CASH DRAWER"))!;
-  const [header, ...rows] = cash.split("\n");
-  for (const row of rows) assertEquals(row.length, header!.length, row);
-  assertEquals(table.stdout.includes("SECTION"), false);
+embeddedRunTest(
+  "ops report z prints one table per section, money right-aligned; an open session gives its X report",
+  async () => {
+    // One at a time: a second process cannot open the embedded database while one has it.
+    const table = await ops(place, ["report", "z", "--drawer", sessionId]);
+    const csv = await ops(place, ["report", "z", "--drawer", openSessionId, "--format", "csv"]);
+    assertEquals(table.code, 0, table.stderr);
+    assertMatch(
+      table.stdout,
+      /^Z report of drawer session [-0-9a-f]{36}: opened \d{4}-\d\d-\d\d \d\d:\d\d \([\w/]+\), closed /,
+    );
+    assertMatch(table.stdout, /^SALES\s+COUNT\s+AMOUNT$/m);
+    assertMatch(table.stdout, /^Transactions\s+1$/m);
+    assertMatch(table.stdout, /^CASH DRAWER\s+AMOUNT$/m);
+    assertMatch(table.stdout, /^Over\/short\s+-1\.00$/m);
+    // Right-aligned: each amount of a section ends in the column where AMOUNT ends.
+    const cash = table.stdout.split("\n\n").find((s) => s.startsWith("CASH DRAWER"))!;
+    const [header, ...rows] = cash.split("\n");
+    for (const row of rows) assertEquals(row.length, header!.length, row);
+    assertEquals(table.stdout.includes("SECTION"), false);
 
-  assertEquals(csv.code, 0, csv.stderr);
-  const lines = csv.stdout.split("\r\n");
-  assertEquals(lines[0], "section,item,count,amount");
-  assertStringIncludes(csv.stdout, "\r\ncash,Opening balance,,10.00\r\n");
-  assertStringIncludes(csv.stdout, "\r\nsales,Transactions,0,\r\n");
-  assertStringIncludes(csv.stderr, "X report");
-});
+    assertEquals(csv.code, 0, csv.stderr);
+    const lines = csv.stdout.split("\r\n");
+    assertEquals(lines[0], "section,item,count,amount");
+    assertStringIncludes(csv.stdout, "\r\ncash,Opening balance,,10.00\r\n");
+    assertStringIncludes(csv.stdout, "\r\nsales,Transactions,0,\r\n");
+    assertStringIncludes(csv.stderr, "X report");
+  },
+);
 
-Deno.test("ops report daily --location NAME rolls up the day in JSON, a table and CSV", async () => {
-  const json = await ops(place, [
-    "report",
-    "daily",
-    "--location",
-    "main street",
-    "--format",
-    "json",
-  ]);
-  const table = await ops(place, ["report", "daily", "--location", "Main Street"]);
-  const csv = await ops(place, ["report", "daily", "--location", "Main Street", "--format", "csv"]);
-  assertEquals(json.code, 0, json.stderr);
-  const daily = JSON.parse(json.stdout);
-  assertEquals(daily.sessions.length, 2);
-  assertEquals(daily.salesSummary.transactionCount, 1);
-  assertEquals(daily.cashAccountability.closingBalance, "124.00");
+embeddedRunTest(
+  "ops report daily --location NAME rolls up the day in JSON, a table and CSV",
+  async () => {
+    const json = await ops(place, [
+      "report",
+      "daily",
+      "--location",
+      "main street",
+      "--format",
+      "json",
+    ]);
+    const table = await ops(place, ["report", "daily", "--location", "Main Street"]);
+    const csv = await ops(place, [
+      "report",
+      "daily",
+      "--location",
+      "Main Street",
+      "--format",
+      "csv",
+    ]);
+    assertEquals(json.code, 0, json.stderr);
+    const daily = JSON.parse(json.stdout);
+    assertEquals(daily.sessions.length, 2);
+    assertEquals(daily.salesSummary.transactionCount, 1);
+    assertEquals(daily.cashAccountability.closingBalance, "124.00");
 
-  assertEquals(table.code, 0, table.stderr);
-  assertMatch(table.stdout, /^Daily report: Main Street, \d{4}-\d\d-\d\d \(generated /);
-  assertMatch(table.stdout, /^PAYMENTS\s+COUNT\s+AMOUNT\ncash\s+1\s+25\.00$/m);
-  assertMatch(
-    table.stdout,
-    /^SESSION\s+KIND\s+OPENED\s+CLOSED\s+TX\s+TOTAL\s+EXPECTED\s+CLOSING\s+OVER\/SHORT$/m,
-  );
-  assertMatch(
-    table.stdout,
-    new RegExp(`^${sessionId}\\s+Z\\s+.*\\s+1\\s+25\\.00\\s+125\\.00\\s+124\\.00\\s+-1\\.00$`, "m"),
-  );
+    assertEquals(table.code, 0, table.stderr);
+    assertMatch(table.stdout, /^Daily report: Main Street, \d{4}-\d\d-\d\d \(generated /);
+    assertMatch(table.stdout, /^PAYMENTS\s+COUNT\s+AMOUNT\ncash\s+1\s+25\.00$/m);
+    assertMatch(
+      table.stdout,
+      /^SESSION\s+KIND\s+OPENED\s+CLOSED\s+TX\s+TOTAL\s+EXPECTED\s+CLOSING\s+OVER\/SHORT$/m,
+    );
+    assertMatch(
+      table.stdout,
+      new RegExp(
+        `^${sessionId}\\s+Z\\s+.*\\s+1\\s+25\\.00\\s+125\\.00\\s+124\\.00\\s+-1\\.00$`,
+        "m",
+      ),
+    );
 
-  assertEquals(csv.code, 0, csv.stderr);
-  assertStringIncludes(csv.stdout, "\r\nsales,Total,,25.00\r\n");
-  assertStringIncludes(csv.stdout, `\r\nsessions,${sessionId},1,25.00\r\n`);
-  assert(csv.stdout.endsWith("\r\n"));
-});
+    assertEquals(csv.code, 0, csv.stderr);
+    assertStringIncludes(csv.stdout, "\r\nsales,Total,,25.00\r\n");
+    assertStringIncludes(csv.stdout, `\r\nsessions,${sessionId},1,25.00\r\n`);
+    assert(csv.stdout.endsWith("\r\n"));
+  },
+);
 
-Deno.test("ops report: bad input exits 2, an unknown drawer or location 1", async () => {
+embeddedRunTest("ops report: bad input exits 2, an unknown drawer or location 1", async () => {
   const results = await opsAll(place, {
     badDate: ["report", "daily", "--location", "Main Street", "--date", "21-11-2026"],
     badDrawer: ["report", "z", "--drawer", "nope"],

@@ -4,7 +4,7 @@
  * candidate, nothing exits 1, a misread barcode exits 1 with `invalid_check_digit`.
  */
 import { assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
-import { removeDir } from "../_helpers/processes.ts";
+import { embeddedRunTest, removeDir } from "../_helpers/processes.ts";
 import { ops, type OpsPlace, preparedPlace } from "./_ops.ts";
 import { testConfig } from "../_helpers/test_app.ts";
 import { openDatabase } from "../../app/db/connect.ts";
@@ -18,7 +18,7 @@ import { createUnit } from "../../app/inventory/units.ts";
 let place: OpsPlace;
 const ids: Record<string, string> = {};
 
-Deno.test.beforeAll(async () => {
+embeddedRunTest.beforeAll(async () => {
   place = await preparedPlace();
   const handle = await openDatabase({ dataDir: place.dataDir });
   try {
@@ -52,35 +52,41 @@ Deno.test.beforeAll(async () => {
     await handle.close();
   }
 });
-Deno.test.afterAll(async () => {
+embeddedRunTest.afterAll(async () => {
   await removeDir(place.dataDir);
 });
 
-Deno.test("ops scan: a UPC and its EAN-13 form print the product; --json carries the record", async () => {
-  const table = await ops(place, ["scan", "036000291452"]);
-  assertEquals(table.code, 0, table.stderr);
-  assertStringIncludes(table.stdout, "product");
-  assertStringIncludes(table.stdout, "Trumpet TRP-1 (TRP-1)");
-  assertStringIncludes(table.stdout, ids["TRP-1"]!);
+embeddedRunTest(
+  "ops scan: a UPC and its EAN-13 form print the product; --json carries the record",
+  async () => {
+    const table = await ops(place, ["scan", "036000291452"]);
+    assertEquals(table.code, 0, table.stderr);
+    assertStringIncludes(table.stdout, "product");
+    assertStringIncludes(table.stdout, "Trumpet TRP-1 (TRP-1)");
+    assertStringIncludes(table.stdout, ids["TRP-1"]!);
 
-  const json = await ops(place, ["scan", " 0036000291452 ", "--json"]);
-  assertEquals(json.code, 0, json.stderr);
-  const result = JSON.parse(json.stdout);
-  assertEquals([result.kind, result.id, result.record.sku], ["product", ids["TRP-1"], "TRP-1"]);
-});
+    const json = await ops(place, ["scan", " 0036000291452 ", "--json"]);
+    assertEquals(json.code, 0, json.stderr);
+    const result = JSON.parse(json.stdout);
+    assertEquals([result.kind, result.id, result.record.sku], ["product", ids["TRP-1"], "TRP-1"]);
+  },
+);
 
-Deno.test("ops scan: ambiguous, unknown and misread codes exit 1 with one line saying so", async () => {
-  const ambiguous = await ops(place, ["scan", "shared-9"]);
-  assertEquals(ambiguous.code, 1);
-  assertMatch(ambiguous.stderr, /^error: 2 records match this code: unit .*\(ambiguous\)\n$/);
-  assertStringIncludes(ambiguous.stderr, ids["unit-TRP-1"]!);
-  assertStringIncludes(ambiguous.stderr, ids["unit-TRP-2"]!);
+embeddedRunTest(
+  "ops scan: ambiguous, unknown and misread codes exit 1 with one line saying so",
+  async () => {
+    const ambiguous = await ops(place, ["scan", "shared-9"]);
+    assertEquals(ambiguous.code, 1);
+    assertMatch(ambiguous.stderr, /^error: 2 records match this code: unit .*\(ambiguous\)\n$/);
+    assertStringIncludes(ambiguous.stderr, ids["unit-TRP-1"]!);
+    assertStringIncludes(ambiguous.stderr, ids["unit-TRP-2"]!);
 
-  const unknown = await ops(place, ["scan", "NOPE-1"]);
-  assertEquals(unknown.code, 1);
-  assertStringIncludes(unknown.stderr, "Nothing matches this code");
+    const unknown = await ops(place, ["scan", "NOPE-1"]);
+    assertEquals(unknown.code, 1);
+    assertStringIncludes(unknown.stderr, "Nothing matches this code");
 
-  const misread = await ops(place, ["scan", "036000291453"]);
-  assertEquals(misread.code, 1);
-  assertStringIncludes(misread.stderr, "check digit");
-});
+    const misread = await ops(place, ["scan", "036000291453"]);
+    assertEquals(misread.code, 1);
+    assertStringIncludes(misread.stderr, "check digit");
+  },
+);

@@ -5,7 +5,12 @@
  * server stopped, an unreachable server and a rate limit as one line each.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
-import { removeDir, type ServerProcess, startServer } from "../_helpers/processes.ts";
+import {
+  embeddedRunTest,
+  removeDir,
+  type ServerProcess,
+  startServer,
+} from "../_helpers/processes.ts";
 import { openDatabase } from "../../app/db/connect.ts";
 import { ops, type OpsPlace, preparedPlace } from "./_ops.ts";
 
@@ -17,7 +22,7 @@ let server: ServerProcess;
 /** The CLI's environment: PORT makes the local server URL it falls back on this server's. */
 let env: Record<string, string>;
 
-Deno.test.beforeAll(async () => {
+embeddedRunTest.beforeAll(async () => {
   place = await preparedPlace();
   // A shop with no user yet (the template has an admin): the first one registers.
   const handle = await openDatabase({ dataDir: place.dataDir });
@@ -30,7 +35,7 @@ Deno.test.beforeAll(async () => {
   server = await startServer({ dataDir: place.dataDir });
   env = { PORT: new URL(server.url).port };
 });
-Deno.test.afterAll(async () => {
+embeddedRunTest.afterAll(async () => {
   server.kill("SIGTERM");
   await server.status;
   await removeDir(place.dataDir);
@@ -51,224 +56,245 @@ async function call(method: string, path: string, body?: unknown) {
   return json;
 }
 
-Deno.test("with no user yet, `ops user create` registers the first one through the server (Admin)", async () => {
-  const created = await ops(
-    place,
-    [
-      "user",
-      "create",
+embeddedRunTest(
+  "with no user yet, `ops user create` registers the first one through the server (Admin)",
+  async () => {
+    const created = await ops(
+      place,
+      [
+        "user",
+        "create",
+        "--email",
+        OWNER,
+        "--first",
+        "Olive",
+        "--last",
+        "Owner",
+        "--role",
+        "admin",
+        "--password-stdin",
+      ],
+      { env, stdin: `${PASSWORD}\n` },
+    );
+    assertEquals(created.code, 0, created.stderr);
+    assertEquals(created.stdout, `Created ${OWNER} (Olive Owner), employee 0001, roles: Admin.\n`);
+    assertStringIncludes(created.stderr, "the shop's first user (Admin)");
+    assertStringIncludes(created.stderr, `ops login --server ${server.url} --email ${OWNER}`);
+  },
+);
+
+embeddedRunTest(
+  "ops login stores the token (0600); whoami names the server, the user and the roles",
+  async () => {
+    const login = await ops(place, [
+      "login",
+      "--server",
+      server.url,
       "--email",
       OWNER,
-      "--first",
-      "Olive",
-      "--last",
-      "Owner",
-      "--role",
-      "admin",
       "--password-stdin",
-    ],
-    { env, stdin: `${PASSWORD}\n` },
-  );
-  assertEquals(created.code, 0, created.stderr);
-  assertEquals(created.stdout, `Created ${OWNER} (Olive Owner), employee 0001, roles: Admin.\n`);
-  assertStringIncludes(created.stderr, "the shop's first user (Admin)");
-  assertStringIncludes(created.stderr, `ops login --server ${server.url} --email ${OWNER}`);
-});
+    ], {
+      env,
+      stdin: `${PASSWORD}\n`,
+    });
+    assertEquals(login.code, 0, login.stderr);
+    assertMatch(
+      login.stdout,
+      /^Logged in to http:\/\/127\.0\.0\.1:\d+ as owner@shop\.test \(roles: Admin\) until \d{4}-\d\d-\d\d \d\d:\d\d \([\w/]+\)\./,
+    );
+    assertEquals((await Deno.stat(`${place.configDir}/credentials.json`)).mode! & 0o777, 0o600);
 
-Deno.test("ops login stores the token (0600); whoami names the server, the user and the roles", async () => {
-  const login = await ops(place, [
-    "login",
-    "--server",
-    server.url,
-    "--email",
-    OWNER,
-    "--password-stdin",
-  ], {
-    env,
-    stdin: `${PASSWORD}\n`,
-  });
-  assertEquals(login.code, 0, login.stderr);
-  assertMatch(
-    login.stdout,
-    /^Logged in to http:\/\/127\.0\.0\.1:\d+ as owner@shop\.test \(roles: Admin\) until \d{4}-\d\d-\d\d \d\d:\d\d \([\w/]+\)\./,
-  );
-  assertEquals((await Deno.stat(`${place.configDir}/credentials.json`)).mode! & 0o777, 0o600);
+    const whoami = await ops(place, ["whoami", "--json"], { env });
+    assertEquals(whoami.code, 0, whoami.stderr);
+    const who = JSON.parse(whoami.stdout);
+    assertEquals([who.server, who.email, who.roles, who.token], [
+      server.url,
+      OWNER,
+      ["admin"],
+      "stored login",
+    ]);
+    const table = await ops(place, ["whoami"], { env });
+    assertMatch(table.stdout, /^User: {4}owner@shop\.test \(Olive Owner\)$/m);
+  },
+);
 
-  const whoami = await ops(place, ["whoami", "--json"], { env });
-  assertEquals(whoami.code, 0, whoami.stderr);
-  const who = JSON.parse(whoami.stdout);
-  assertEquals([who.server, who.email, who.roles, who.token], [
-    server.url,
-    OWNER,
-    ["admin"],
-    "stored login",
-  ]);
-  const table = await ops(place, ["whoami"], { env });
-  assertMatch(table.stdout, /^User: {4}owner@shop\.test \(Olive Owner\)$/m);
-});
+embeddedRunTest(
+  "business commands go through the server with the stored login while it holds the database",
+  async () => {
+    const location = await call("POST", "/locations", { name: "Main Street" });
+    const register = await call("POST", "/registers", { name: "Front", locationId: location.id });
+    await call("POST", "/drawers/open", { registerId: register.id, openingBalance: "100.00" });
+    const sale = await call("POST", "/transactions", {
+      locationId: location.id,
+      registerId: register.id,
+      items: [{ description: "Metronome", quantity: 2, unitPrice: "12.50" }],
+    });
+    await call("POST", `/transactions/${sale.id}/payments`, {
+      method: "cash",
+      amount: "25.00",
+      tendered: "30.00",
+    });
+    await call("POST", `/transactions/${sale.id}/complete`, {});
 
-Deno.test("business commands go through the server with the stored login while it holds the database", async () => {
-  const location = await call("POST", "/locations", { name: "Main Street" });
-  const register = await call("POST", "/registers", { name: "Front", locationId: location.id });
-  await call("POST", "/drawers/open", { registerId: register.id, openingBalance: "100.00" });
-  const sale = await call("POST", "/transactions", {
-    locationId: location.id,
-    registerId: register.id,
-    items: [{ description: "Metronome", quantity: 2, unitPrice: "12.50" }],
-  });
-  await call("POST", `/transactions/${sale.id}/payments`, {
-    method: "cash",
-    amount: "25.00",
-    tendered: "30.00",
-  });
-  await call("POST", `/transactions/${sale.id}/complete`, {});
+    const csv = await ops(
+      place,
+      ["report", "daily", "--location", "Main Street", "--format", "csv"],
+      { env },
+    );
+    assertEquals(csv.code, 0, csv.stderr);
+    assert(csv.stdout.startsWith("section,item,count,amount\r\n"));
+    assertStringIncludes(csv.stdout, "\r\nsales,Total,,25.00\r\n");
+    assertStringIncludes(csv.stdout, "\r\npayments,cash,1,25.00\r\n");
+    const table = await ops(place, ["report", "daily", "--location", "main street"], { env });
+    assertEquals(table.code, 0, table.stderr);
+    assertMatch(table.stdout, /^Daily report: Main Street, \d{4}-\d\d-\d\d/);
+    assertMatch(table.stdout, /^Total\s+25\.00$/m);
 
-  const csv = await ops(
-    place,
-    ["report", "daily", "--location", "Main Street", "--format", "csv"],
-    { env },
-  );
-  assertEquals(csv.code, 0, csv.stderr);
-  assert(csv.stdout.startsWith("section,item,count,amount\r\n"));
-  assertStringIncludes(csv.stdout, "\r\nsales,Total,,25.00\r\n");
-  assertStringIncludes(csv.stdout, "\r\npayments,cash,1,25.00\r\n");
-  const table = await ops(place, ["report", "daily", "--location", "main street"], { env });
-  assertEquals(table.code, 0, table.stderr);
-  assertMatch(table.stdout, /^Daily report: Main Street, \d{4}-\d\d-\d\d/);
-  assertMatch(table.stdout, /^Total\s+25\.00$/m);
+    const disabled = await ops(place, ["modules", "disable", "vault", "--json"], { env });
+    assertEquals(disabled.code, 0, disabled.stderr);
+    assertEquals(JSON.parse(disabled.stdout).enabled, false);
+    const list = await ops(place, ["modules", "list", "--format", "csv"], { env });
+    assertStringIncludes(list.stdout, "\r\nvault,Vault,no,yes,no\r\n");
+    assertEquals((await ops(place, ["modules", "enable", "vault"], { env })).code, 0);
 
-  const disabled = await ops(place, ["modules", "disable", "vault", "--json"], { env });
-  assertEquals(disabled.code, 0, disabled.stderr);
-  assertEquals(JSON.parse(disabled.stdout).enabled, false);
-  const list = await ops(place, ["modules", "list", "--format", "csv"], { env });
-  assertStringIncludes(list.stdout, "\r\nvault,Vault,no,yes,no\r\n");
-  assertEquals((await ops(place, ["modules", "enable", "vault"], { env })).code, 0);
-
-  const staff = await ops(
-    place,
-    [
+    const staff = await ops(
+      place,
+      [
+        "user",
+        "create",
+        "--email",
+        "bo@shop.test",
+        "--first",
+        "Bo",
+        "--last",
+        "Ek",
+        "--role",
+        "Sales Associate",
+      ],
+      { env },
+    );
+    assertEquals(staff.code, 0, staff.stderr);
+    assertStringIncludes(staff.stdout, "roles: Sales Associate.");
+    assertMatch(
+      staff.stdout,
+      /^Password link \(works once, valid until \d{4}-\d\d-\d\d \d\d:\d\d \([\w/]+\)\):\nhttp:\/\/127\.0\.0\.1:\d+\/reset-password\?token=\S+$/m,
+    );
+    const link = await ops(place, ["user", "reset-link", "--email", "BO@shop.test", "--json"], {
+      env,
+    });
+    assertEquals(link.code, 0, link.stderr);
+    assertMatch(JSON.parse(link.stdout).url, /\/reset-password\?token=/);
+    const badRole = await ops(place, [
       "user",
       "create",
       "--email",
-      "bo@shop.test",
+      "x@shop.test",
       "--first",
-      "Bo",
+      "X",
       "--last",
-      "Ek",
+      "Y",
       "--role",
-      "Sales Associate",
-    ],
-    { env },
-  );
-  assertEquals(staff.code, 0, staff.stderr);
-  assertStringIncludes(staff.stdout, "roles: Sales Associate.");
-  assertMatch(
-    staff.stdout,
-    /^Password link \(works once, valid until \d{4}-\d\d-\d\d \d\d:\d\d \([\w/]+\)\):\nhttp:\/\/127\.0\.0\.1:\d+\/reset-password\?token=\S+$/m,
-  );
-  const link = await ops(place, ["user", "reset-link", "--email", "BO@shop.test", "--json"], {
-    env,
-  });
-  assertEquals(link.code, 0, link.stderr);
-  assertMatch(JSON.parse(link.stdout).url, /\/reset-password\?token=/);
-  const badRole = await ops(place, [
-    "user",
-    "create",
-    "--email",
-    "x@shop.test",
-    "--first",
-    "X",
-    "--last",
-    "Y",
-    "--role",
-    "boss",
-  ], { env });
-  assertEquals(badRole.code, 2);
-  assertStringIncludes(
-    badRole.stderr,
-    'Unknown role "boss": the roles are admin, instructor, manager, sales-associate (Sales Associate)',
-  );
-
-  const lessons = await ops(place, ["lessons", "generate"], { env });
-  assertEquals(lessons.code, 0, lessons.stderr);
-  assertEquals(
-    lessons.stdout,
-    "Nothing to generate for the default window: no active enrollment has a lesson in it " +
-      "(enroll students in a schedule slot first).\n",
-  );
-});
-
-Deno.test("database-only commands refuse while the server holds the database, naming the fix", async () => {
-  for (
-    const args of [["modules", "license", "vault", "--revoke", "--yes"], ["migrate", "status"]]
-  ) {
-    const refused = await ops(place, args, { env });
-    assertEquals(refused.code, 1);
-    assertMatch(
-      refused.stderr,
-      new RegExp(`in use by another process \\(pid ${server.pid}, .*stop that process first`),
+      "boss",
+    ], { env });
+    assertEquals(badRole.code, 2);
+    assertStringIncludes(
+      badRole.stderr,
+      'Unknown role "boss": the roles are admin, instructor, manager, sales-associate (Sales Associate)',
     );
-  }
-});
 
-Deno.test("a refused token names `ops login` (or OPS_TOKEN when that is the one refused)", async () => {
-  const path = `${place.configDir}/credentials.json`;
-  const original = await Deno.readTextFile(path);
-  await Deno.writeTextFile(path, original.replace(/"token": "([^"]+)"/, '"token": "$1x"'));
-  try {
-    const expired = await ops(place, ["modules", "list"], { env });
-    assertEquals(expired.code, 1);
+    const lessons = await ops(place, ["lessons", "generate"], { env });
+    assertEquals(lessons.code, 0, lessons.stderr);
     assertEquals(
-      expired.stderr,
-      `error: Your login to ${server.url} has expired or was revoked (unauthenticated): run ` +
-        `\`ops login --server ${server.url} --email ${OWNER}\`\n`,
+      lessons.stdout,
+      "Nothing to generate for the default window: no active enrollment has a lesson in it " +
+        "(enroll students in a schedule slot first).\n",
     );
-  } finally {
-    await Deno.writeTextFile(path, original);
-  }
-  const badEnv = await ops(place, ["whoami"], {
-    env: { ...env, OPS_SERVER: server.url, OPS_TOKEN: "nope" },
-  });
-  assertEquals(badEnv.code, 1);
-  assertStringIncludes(badEnv.stderr, "refused OPS_TOKEN");
-});
+  },
+);
 
-Deno.test("ops logout forgets the login; then whoami and a held database name `ops login`", async () => {
-  const logout = await ops(place, ["logout"], { env });
-  assertEquals(logout.stdout, `Logged out of ${server.url} (${OWNER}).\n`);
-  const whoami = await ops(place, ["whoami"], { env });
-  assertEquals(whoami.code, 1);
-  assertStringIncludes(whoami.stderr, "Not logged in: run `ops login");
-  const held = await ops(place, ["modules", "list"], { env });
-  assertEquals(held.code, 1);
-  assertStringIncludes(
-    held.stderr,
-    `A running server (pid ${server.pid}) holds the embedded database`,
-  );
-  assertStringIncludes(held.stderr, `run \`ops login --server ${server.url} --email E\``);
-  assertEquals(held.stderr.trimEnd().split("\n").length, 1);
-});
+embeddedRunTest(
+  "database-only commands refuse while the server holds the database, naming the fix",
+  async () => {
+    for (
+      const args of [["modules", "license", "vault", "--revoke", "--yes"], ["migrate", "status"]]
+    ) {
+      const refused = await ops(place, args, { env });
+      assertEquals(refused.code, 1);
+      assertMatch(
+        refused.stderr,
+        new RegExp(`in use by another process \\(pid ${server.pid}, .*stop that process first`),
+      );
+    }
+  },
+);
 
-Deno.test("a server that cannot be reached is one line naming the URL tried and OPS_SERVER", async () => {
-  server.kill("SIGTERM");
-  assertEquals((await server.status).code, 0);
-  const url = server.url;
-  const unreachable = await ops(place, ["modules", "list"], {
-    env: { OPS_SERVER: url, OPS_TOKEN: "t" },
-  });
-  assertEquals(unreachable.code, 1);
-  assertEquals(
-    unreachable.stderr,
-    `error: Cannot reach the server at ${url} (connection refused): start it, or set OPS_SERVER ` +
-      "to its URL (or log in to it with `ops login --server URL`)\n",
-  );
-  // The server gone, the same command works on the database directly again.
-  const direct = await ops(place, ["modules", "list", "--json"]);
-  assertEquals(direct.code, 0, direct.stderr);
-  assertEquals(JSON.parse(direct.stdout).length, 14);
-});
+embeddedRunTest(
+  "a refused token names `ops login` (or OPS_TOKEN when that is the one refused)",
+  async () => {
+    const path = `${place.configDir}/credentials.json`;
+    const original = await Deno.readTextFile(path);
+    await Deno.writeTextFile(path, original.replace(/"token": "([^"]+)"/, '"token": "$1x"'));
+    try {
+      const expired = await ops(place, ["modules", "list"], { env });
+      assertEquals(expired.code, 1);
+      assertEquals(
+        expired.stderr,
+        `error: Your login to ${server.url} has expired or was revoked (unauthenticated): run ` +
+          `\`ops login --server ${server.url} --email ${OWNER}\`\n`,
+      );
+    } finally {
+      await Deno.writeTextFile(path, original);
+    }
+    const badEnv = await ops(place, ["whoami"], {
+      env: { ...env, OPS_SERVER: server.url, OPS_TOKEN: "nope" },
+    });
+    assertEquals(badEnv.code, 1);
+    assertStringIncludes(badEnv.stderr, "refused OPS_TOKEN");
+  },
+);
 
-Deno.test("a rate-limited login says when to retry (Retry-After)", async () => {
+embeddedRunTest(
+  "ops logout forgets the login; then whoami and a held database name `ops login`",
+  async () => {
+    const logout = await ops(place, ["logout"], { env });
+    assertEquals(logout.stdout, `Logged out of ${server.url} (${OWNER}).\n`);
+    const whoami = await ops(place, ["whoami"], { env });
+    assertEquals(whoami.code, 1);
+    assertStringIncludes(whoami.stderr, "Not logged in: run `ops login");
+    const held = await ops(place, ["modules", "list"], { env });
+    assertEquals(held.code, 1);
+    assertStringIncludes(
+      held.stderr,
+      `A running server (pid ${server.pid}) holds the embedded database`,
+    );
+    assertStringIncludes(held.stderr, `run \`ops login --server ${server.url} --email E\``);
+    assertEquals(held.stderr.trimEnd().split("\n").length, 1);
+  },
+);
+
+embeddedRunTest(
+  "a server that cannot be reached is one line naming the URL tried and OPS_SERVER",
+  async () => {
+    server.kill("SIGTERM");
+    assertEquals((await server.status).code, 0);
+    const url = server.url;
+    const unreachable = await ops(place, ["modules", "list"], {
+      env: { OPS_SERVER: url, OPS_TOKEN: "t" },
+    });
+    assertEquals(unreachable.code, 1);
+    assertEquals(
+      unreachable.stderr,
+      `error: Cannot reach the server at ${url} (connection refused): start it, or set OPS_SERVER ` +
+        "to its URL (or log in to it with `ops login --server URL`)\n",
+    );
+    // The server gone, the same command works on the database directly again.
+    const direct = await ops(place, ["modules", "list", "--json"]);
+    assertEquals(direct.code, 0, direct.stderr);
+    assertEquals(JSON.parse(direct.stdout).length, 14);
+  },
+);
+
+embeddedRunTest("a rate-limited login says when to retry (Retry-After)", async () => {
   const stub = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, () =>
     Response.json(
       { type: "about:blank", title: "Too Many Requests", status: 429, code: "rate_limited" },

@@ -4,7 +4,7 @@
  * only on a terminal without NO_COLOR. Skipped where `script` is missing.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
-import { removeDir } from "../_helpers/processes.ts";
+import { embeddedRunTest, removeDir } from "../_helpers/processes.ts";
 import { testConfig } from "../_helpers/test_app.ts";
 import { openDatabase } from "../../app/db/connect.ts";
 import { createDeps } from "../../app/create_deps.ts";
@@ -71,18 +71,18 @@ async function enrollStudents(dataDir: string, adminEmail: string): Promise<void
   }
 }
 
-Deno.test.beforeAll(async () => {
+embeddedRunTest.beforeAll(async () => {
   const prepared = await preparedPlace();
   place = prepared;
   if (HAS_SCRIPT) await enrollStudents(prepared.dataDir, prepared.adminEmail);
 });
-Deno.test.afterAll(async () => {
+embeddedRunTest.afterAll(async () => {
   await removeDir(place.dataDir);
 });
 
 const onTerminal = { ignore: !HAS_SCRIPT, sanitizeResources: false, sanitizeOps: false };
 
-Deno.test({
+embeddedRunTest({
   name: "migrate down on a terminal asks first; answering no changes nothing (exit 1)",
   ...onTerminal,
   fn: async () => {
@@ -96,7 +96,7 @@ Deno.test({
   },
 });
 
-Deno.test({
+embeddedRunTest({
   name: "a licence change on a terminal asks first; answering yes revokes it",
   ...onTerminal,
   fn: async () => {
@@ -109,7 +109,7 @@ Deno.test({
   },
 });
 
-Deno.test({
+embeddedRunTest({
   name: "lessons generate draws a progress bar on a terminal and prints a one-line summary without",
   ...onTerminal,
   fn: async () => {
@@ -132,7 +132,7 @@ Deno.test({
   },
 });
 
-Deno.test({
+embeddedRunTest({
   name: "tables are bold-headed on a terminal, plain with NO_COLOR or when piped",
   ...onTerminal,
   fn: async () => {

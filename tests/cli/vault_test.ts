@@ -6,7 +6,13 @@
  * line naming the fix for every refusal; exit codes 0/1/2.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
-import { childEnv, removeDir, type ServerProcess, startServer } from "../_helpers/processes.ts";
+import {
+  childEnv,
+  embeddedRunTest,
+  removeDir,
+  type ServerProcess,
+  startServer,
+} from "../_helpers/processes.ts";
 import { openDatabase } from "../../app/db/connect.ts";
 import { hashSecret } from "../../app/auth/passwords.ts";
 import { HAS_SCRIPT, ops, type OpsPlace, preparedPlace } from "./_ops.ts";
@@ -20,7 +26,7 @@ let place: OpsPlace & { adminEmail: string };
 let server: ServerProcess;
 let env: Record<string, string>;
 
-Deno.test.beforeAll(async () => {
+embeddedRunTest.beforeAll(async () => {
   place = await preparedPlace();
   const handle = await openDatabase({ dataDir: place.dataDir });
   try {
@@ -32,7 +38,7 @@ Deno.test.beforeAll(async () => {
   server = await startServer({ dataDir: place.dataDir, env: { VAULT_KDF_ITERATIONS: "600000" } });
   env = { PORT: new URL(server.url).port };
 });
-Deno.test.afterAll(async () => {
+embeddedRunTest.afterAll(async () => {
   server.kill("SIGTERM");
   await server.status;
   await removeDir(place.dataDir);
@@ -96,61 +102,70 @@ async function vault(
   });
 }
 
-Deno.test("without a login or a reachable server: one line naming the fix, exit 1", async () => {
-  const notLoggedIn = await vault(["status"]);
-  assertEquals(notLoggedIn.code, 1);
-  assertMatch(
-    notLoggedIn.stderr,
-    /^error: Not logged in to http:\/\/127\.0\.0\.1:\d+: run `ops login --server http:\/\/127\.0\.0\.1:\d+ --email E` \(or set OPS_SERVER and OPS_TOKEN\)/,
-  );
-  const unreachable = await vault(["unlock", "--password-stdin"], {
-    stdin: `${MASTER}\n`,
-    env: { OPS_SERVER: "http://127.0.0.1:9", OPS_TOKEN: "token" },
-  });
-  assertEquals(unreachable.code, 1);
-  assertStringIncludes(unreachable.stderr, "Cannot reach the server at http://127.0.0.1:9");
-  assertStringIncludes(unreachable.stderr, "OPS_SERVER");
-  assertEquals(unreachable.stderr.split("\n").filter(Boolean).length, 1);
-});
+embeddedRunTest(
+  "without a login or a reachable server: one line naming the fix, exit 1",
+  async () => {
+    const notLoggedIn = await vault(["status"]);
+    assertEquals(notLoggedIn.code, 1);
+    assertMatch(
+      notLoggedIn.stderr,
+      /^error: Not logged in to http:\/\/127\.0\.0\.1:\d+: run `ops login --server http:\/\/127\.0\.0\.1:\d+ --email E` \(or set OPS_SERVER and OPS_TOKEN\)/,
+    );
+    const unreachable = await vault(["unlock", "--password-stdin"], {
+      stdin: `${MASTER}\n`,
+      env: { OPS_SERVER: "http://127.0.0.1:9", OPS_TOKEN: "token" },
+    });
+    assertEquals(unreachable.code, 1);
+    assertStringIncludes(unreachable.stderr, "Cannot reach the server at http://127.0.0.1:9");
+    assertStringIncludes(unreachable.stderr, "OPS_SERVER");
+    assertEquals(unreachable.stderr.split("\n").filter(Boolean).length, 1);
+  },
+);
 
-Deno.test("after `ops login`: status says the vault is not initialized; unlock says what to do", async () => {
-  const login = await ops(place, [
-    "login",
-    "--server",
-    server.url,
-    "--email",
-    place.adminEmail,
-    "--password-stdin",
-  ], { env, stdin: `${LOGIN_PASSWORD}\n` });
-  assertEquals(login.code, 0, login.stderr);
-  const status = await vault(["status"]);
-  assertEquals(status.code, 0, status.stderr);
-  assertEquals(
-    status.stdout,
-    `Vault on ${server.url}: not initialized (set a master password with \`ops vault init\`).\n`,
-  );
-  const json = await vault(["status", "--json"]);
-  assertEquals(JSON.parse(json.stdout), { server: server.url, initialized: false, locked: true });
-  const unlock = await vault(["unlock", "--password-stdin"], { stdin: `${MASTER}\n` });
-  assertEquals(unlock.code, 1);
-  assertEquals(
-    unlock.stderr,
-    `error: The vault on ${server.url} is not initialized: set its master password with \`ops vault init\`\n`,
-  );
-});
+embeddedRunTest(
+  "after `ops login`: status says the vault is not initialized; unlock says what to do",
+  async () => {
+    const login = await ops(place, [
+      "login",
+      "--server",
+      server.url,
+      "--email",
+      place.adminEmail,
+      "--password-stdin",
+    ], { env, stdin: `${LOGIN_PASSWORD}\n` });
+    assertEquals(login.code, 0, login.stderr);
+    const status = await vault(["status"]);
+    assertEquals(status.code, 0, status.stderr);
+    assertEquals(
+      status.stdout,
+      `Vault on ${server.url}: not initialized (set a master password with \`ops vault init\`).\n`,
+    );
+    const json = await vault(["status", "--json"]);
+    assertEquals(JSON.parse(json.stdout), { server: server.url, initialized: false, locked: true });
+    const unlock = await vault(["unlock", "--password-stdin"], { stdin: `${MASTER}\n` });
+    assertEquals(unlock.code, 1);
+    assertEquals(
+      unlock.stderr,
+      `error: The vault on ${server.url} is not initialized: set its master password with \`ops vault init\`\n`,
+    );
+  },
+);
 
-Deno.test("init refuses a short password (exit 2) and needs a terminal or --password-stdin", async () => {
-  const short = await vault(["init", "--password-stdin"], { stdin: "too short\n" });
-  assertEquals(short.code, 2);
-  assertStringIncludes(short.stderr, "The master password needs at least 12 characters");
-  const noTerminal = await vault(["init"]);
-  assertEquals(noTerminal.code, 2);
-  assertStringIncludes(noTerminal.stderr, "--password-stdin");
-  const empty = await vault(["init", "--password-stdin"], { stdin: "" });
-  assertEquals(empty.code, 2);
-});
+embeddedRunTest(
+  "init refuses a short password (exit 2) and needs a terminal or --password-stdin",
+  async () => {
+    const short = await vault(["init", "--password-stdin"], { stdin: "too short\n" });
+    assertEquals(short.code, 2);
+    assertStringIncludes(short.stderr, "The master password needs at least 12 characters");
+    const noTerminal = await vault(["init"]);
+    assertEquals(noTerminal.code, 2);
+    assertStringIncludes(noTerminal.stderr, "--password-stdin");
+    const empty = await vault(["init", "--password-stdin"], { stdin: "" });
+    assertEquals(empty.code, 2);
+  },
+);
 
-Deno.test({
+embeddedRunTest({
   name: "init on a terminal: typed twice without echo; two different answers change nothing",
   ...onTerminal,
   fn: async () => {
@@ -175,30 +190,33 @@ Deno.test({
   },
 });
 
-Deno.test("lock, a wrong and a right unlock from stdin; status --json and csv follow", async () => {
-  if (!HAS_SCRIPT) {
-    const init = await vault(["init", "--password-stdin"], { stdin: `${MASTER}\n` });
-    assertEquals(init.code, 0, init.stderr);
-  }
-  const locked = await vault(["lock"]);
-  assertEquals([locked.code, locked.stdout], [0, `Vault locked on ${server.url}.\n`]);
-  const status = await vault(["status"]);
-  assertEquals(
-    status.stdout,
-    `Vault on ${server.url}: locked (open it with \`ops vault unlock\`).\n`,
-  );
-  const wrong = await vault(["unlock", "--password-stdin"], { stdin: "not the password\n" });
-  assertEquals([wrong.code, wrong.stderr], [
-    1,
-    "error: Wrong master password: the vault stays locked\n",
-  ]);
-  const unlock = await vault(["unlock", "--password-stdin"], { stdin: `${MASTER}\n` });
-  assertEquals([unlock.code, unlock.stdout], [0, `Vault unlocked on ${server.url}.\n`]);
-  const csv = await vault(["status", "--format", "csv"]);
-  assertEquals(csv.stdout, `server,initialized,locked\r\n${server.url},yes,no\r\n`);
-});
+embeddedRunTest(
+  "lock, a wrong and a right unlock from stdin; status --json and csv follow",
+  async () => {
+    if (!HAS_SCRIPT) {
+      const init = await vault(["init", "--password-stdin"], { stdin: `${MASTER}\n` });
+      assertEquals(init.code, 0, init.stderr);
+    }
+    const locked = await vault(["lock"]);
+    assertEquals([locked.code, locked.stdout], [0, `Vault locked on ${server.url}.\n`]);
+    const status = await vault(["status"]);
+    assertEquals(
+      status.stdout,
+      `Vault on ${server.url}: locked (open it with \`ops vault unlock\`).\n`,
+    );
+    const wrong = await vault(["unlock", "--password-stdin"], { stdin: "not the password\n" });
+    assertEquals([wrong.code, wrong.stderr], [
+      1,
+      "error: Wrong master password: the vault stays locked\n",
+    ]);
+    const unlock = await vault(["unlock", "--password-stdin"], { stdin: `${MASTER}\n` });
+    assertEquals([unlock.code, unlock.stdout], [0, `Vault unlocked on ${server.url}.\n`]);
+    const csv = await vault(["status", "--format", "csv"]);
+    assertEquals(csv.stdout, `server,initialized,locked\r\n${server.url},yes,no\r\n`);
+  },
+);
 
-Deno.test({
+embeddedRunTest({
   name: "unlock on a terminal: prompted without echo",
   ...onTerminal,
   fn: async () => {
@@ -213,36 +231,39 @@ Deno.test({
   },
 });
 
-Deno.test("change-password: refused while locked; from stdin (two lines) it re-keys, entries stay", async () => {
-  await vault(["lock"]);
-  const refused = await vault(["change-password", "--password-stdin"], {
-    stdin: `${MASTER}\n${NEXT}\n`,
-  });
-  assertEquals([refused.code, refused.stderr], [
-    1,
-    `error: The vault on ${server.url} is locked: run \`ops vault unlock\` first\n`,
-  ]);
-  await vault(["unlock", "--password-stdin"], { stdin: `${MASTER}\n` });
-  const oneLine = await vault(["change-password", "--password-stdin"], { stdin: `${MASTER}\n` });
-  assertEquals(oneLine.code, 2);
-  const wrongCurrent = await vault(["change-password", "--password-stdin"], {
-    stdin: `${NEXT}\n${MASTER}\n`,
-  });
-  assertEquals([wrongCurrent.code, wrongCurrent.stderr], [
-    1,
-    "error: Wrong current master password: nothing was changed\n",
-  ]);
-  const changed = await vault(["change-password", "--password-stdin"], {
-    stdin: `${MASTER}\n${NEXT}\n`,
-  });
-  assertEquals(changed.code, 0, changed.stderr);
-  assertStringIncludes(changed.stdout, "Master password changed");
-  await vault(["lock"]);
-  assertEquals((await vault(["unlock", "--password-stdin"], { stdin: `${MASTER}\n` })).code, 1);
-  assertEquals((await vault(["unlock", "--password-stdin"], { stdin: `${NEXT}\n` })).code, 0);
-});
+embeddedRunTest(
+  "change-password: refused while locked; from stdin (two lines) it re-keys, entries stay",
+  async () => {
+    await vault(["lock"]);
+    const refused = await vault(["change-password", "--password-stdin"], {
+      stdin: `${MASTER}\n${NEXT}\n`,
+    });
+    assertEquals([refused.code, refused.stderr], [
+      1,
+      `error: The vault on ${server.url} is locked: run \`ops vault unlock\` first\n`,
+    ]);
+    await vault(["unlock", "--password-stdin"], { stdin: `${MASTER}\n` });
+    const oneLine = await vault(["change-password", "--password-stdin"], { stdin: `${MASTER}\n` });
+    assertEquals(oneLine.code, 2);
+    const wrongCurrent = await vault(["change-password", "--password-stdin"], {
+      stdin: `${NEXT}\n${MASTER}\n`,
+    });
+    assertEquals([wrongCurrent.code, wrongCurrent.stderr], [
+      1,
+      "error: Wrong current master password: nothing was changed\n",
+    ]);
+    const changed = await vault(["change-password", "--password-stdin"], {
+      stdin: `${MASTER}\n${NEXT}\n`,
+    });
+    assertEquals(changed.code, 0, changed.stderr);
+    assertStringIncludes(changed.stdout, "Master password changed");
+    await vault(["lock"]);
+    assertEquals((await vault(["unlock", "--password-stdin"], { stdin: `${MASTER}\n` })).code, 1);
+    assertEquals((await vault(["unlock", "--password-stdin"], { stdin: `${NEXT}\n` })).code, 0);
+  },
+);
 
-Deno.test({
+embeddedRunTest({
   name: "change-password on a terminal: the current one, then the new one twice",
   ...onTerminal,
   fn: async () => {
@@ -260,7 +281,7 @@ Deno.test({
   },
 });
 
-Deno.test("OPS_SERVER and OPS_TOKEN suffice without a stored login", async () => {
+embeddedRunTest("OPS_SERVER and OPS_TOKEN suffice without a stored login", async () => {
   const token = JSON.parse(await Deno.readTextFile(`${place.configDir}/credentials.json`)).token;
   const status = await ops(
     { ...place, configDir: `${place.dataDir}/empty-config` },
@@ -271,17 +292,20 @@ Deno.test("OPS_SERVER and OPS_TOKEN suffice without a stored login", async () =>
   assertEquals(JSON.parse(status.stdout).server, server.url);
 });
 
-Deno.test("five wrong master passwords: the sixth attempt says when to retry (exit 1)", async () => {
-  for (let i = 0; i < 5; i++) {
-    assertEquals(
-      (await vault(["unlock", "--password-stdin"], { stdin: `wrong ${i} wrong ${i}\n` })).code,
-      1,
+embeddedRunTest(
+  "five wrong master passwords: the sixth attempt says when to retry (exit 1)",
+  async () => {
+    for (let i = 0; i < 5; i++) {
+      assertEquals(
+        (await vault(["unlock", "--password-stdin"], { stdin: `wrong ${i} wrong ${i}\n` })).code,
+        1,
+      );
+    }
+    const limited = await vault(["unlock", "--password-stdin"], { stdin: `${NEXT}\n` });
+    assertEquals(limited.code, 1);
+    assertMatch(
+      limited.stderr,
+      /^error: Too many wrong master passwords from your user \(5 within 15 minutes\): retry in \d+ minutes \(at \d\d:\d\d\)\n$/,
     );
-  }
-  const limited = await vault(["unlock", "--password-stdin"], { stdin: `${NEXT}\n` });
-  assertEquals(limited.code, 1);
-  assertMatch(
-    limited.stderr,
-    /^error: Too many wrong master passwords from your user \(5 within 15 minutes\): retry in \d+ minutes \(at \d\d:\d\d\)\n$/,
-  );
-});
+  },
+);

@@ -13,6 +13,7 @@
  *
  * PostgreSQL only: without `TEST_DATABASE_URL` the tests are ignored (`ignore: !testServerUrl()`).
  */
+import { within } from "../_helpers/within.ts";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../server/context.ts";
 import { createTestApp, type TestApp } from "../_helpers/test_app.ts";
@@ -80,27 +81,13 @@ export function freshClientIp(): string {
   return `198.51.${(n >> 8) & 255}.${n & 255}`;
 }
 
-async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 async function stopProcess(p: ServerProcess): Promise<void> {
   p.kill("SIGTERM");
   try {
-    await withTimeout(p.status, STOP_TIMEOUT_MS, `process ${p.pid} after SIGTERM`);
+    await within(p.status, STOP_TIMEOUT_MS, `process ${p.pid} after SIGTERM`);
   } catch {
     p.kill("SIGKILL");
-    await withTimeout(p.status, 5000, `process ${p.pid} after SIGKILL`).catch(() => {});
+    await within(p.status, 5000, `process ${p.pid} after SIGKILL`).catch(() => {});
   }
 }
 

@@ -4,7 +4,13 @@
  * acknowledged write lost to `kill -9`.
  */
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
-import { prepareDataDir, removeDir, runOps, startServer } from "../_helpers/processes.ts";
+import {
+  embeddedRunTest,
+  prepareDataDir,
+  removeDir,
+  runOps,
+  startServer,
+} from "../_helpers/processes.ts";
 
 const ignore = Deno.build.os === "windows";
 
@@ -26,7 +32,7 @@ async function locationIds(url: string, email: string): Promise<Set<string>> {
   return new Set(body.data.map((l: { id: string }) => l.id));
 }
 
-Deno.test({
+embeddedRunTest({
   name: "a second process on the same data directory exits non-zero naming the holder's pid",
   ignore,
   async fn() {
@@ -52,7 +58,7 @@ Deno.test({
   },
 });
 
-Deno.test({
+embeddedRunTest({
   name: "a stale lock left by a dead process does not block the next start",
   ignore,
   async fn() {
@@ -73,7 +79,7 @@ Deno.test({
   },
 });
 
-Deno.test({
+embeddedRunTest({
   name:
     "SIGTERM lets an in-flight upload finish, answers new requests 503, exits 0 and frees the lock",
   ignore,
@@ -129,7 +135,7 @@ Deno.test({
   },
 });
 
-Deno.test({
+embeddedRunTest({
   name: "kill -9 loses no acknowledged write and the next start needs no repair",
   ignore,
   async fn() {

@@ -6,6 +6,7 @@
  */
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import {
+  embeddedRunTest,
   prepareDataDir,
   removeDir,
   type ServerProcess,
@@ -24,10 +25,10 @@ let adminEmail: string;
 /** Everything every server process printed. */
 const printed: string[] = [];
 
-Deno.test.beforeAll(async () => {
+embeddedRunTest.beforeAll(async () => {
   ({ dataDir, adminEmail } = await prepareDataDir());
 });
-Deno.test.afterAll(async () => {
+embeddedRunTest.afterAll(async () => {
   await removeDir(dataDir);
 });
 
@@ -74,7 +75,7 @@ async function revealed(server: ServerProcess, id: string): Promise<string> {
   return res.body.secret;
 }
 
-Deno.test({
+embeddedRunTest({
   name:
     "after SIGTERM and after kill -9 the vault is locked, and the same master password opens the same secrets",
   sanitizeResources: false,
