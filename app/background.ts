@@ -1,10 +1,8 @@
 /**
  * Background work of a server process, started after the database is open and stopped
- * before it closes: the email outbox worker, the LISTEN that keeps the actor cache in step
- * with other processes, and periodic housekeeping. A feature with a job adds it here.
+ * before it closes: the email outbox worker and periodic housekeeping. A feature with a job adds it here.
  */
 import type { Runtime } from "./bootstrap.ts";
-import { listenForIdentityChanges } from "./auth/actor_cache.ts";
 import { startOutboxWorker } from "./email/outbox_worker.ts";
 import { prepareDummyHash } from "./auth/passwords.ts";
 import { startHousekeeping } from "./housekeeping.ts";
@@ -16,9 +14,6 @@ export interface BackgroundJobs {
 export async function startBackgroundJobs(runtime: Runtime): Promise<BackgroundJobs> {
   const { deps } = runtime;
   const stops: Array<() => Promise<void>> = [];
-  if (runtime.listen) {
-    stops.push(await listenForIdentityChanges(deps.actors, runtime.listen));
-  }
   const housekeeping = startHousekeeping(deps);
   stops.push(() => Promise.resolve(housekeeping.stop()));
   const outbox = startOutboxWorker(deps);

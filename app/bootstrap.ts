@@ -16,7 +16,6 @@ export interface Runtime {
   deps: AppDeps;
   close(): Promise<void>;
   /** LISTEN on the database (PostgreSQL only), for cross-process cache invalidation. */
-  listen?: DatabaseHandle["listen"];
 }
 
 export interface RuntimeOptions {
@@ -75,7 +74,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     throw error;
   }
   const deps = createDeps({ config, db: handle.db, dbKind: handle.kind, logger });
-  return { deps, close: () => handle.close(), listen: handle.listen?.bind(handle) };
+  return { deps, close: () => handle.close() };
 }
 
 async function closeWithin(handle: DatabaseHandle, ms: number): Promise<void> {

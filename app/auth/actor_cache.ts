@@ -1,29 +1,25 @@
 /**
  * The in-process actor cache: per user, the active flag, token versions, email and the
- * expanded permissions, so authenticating a request usually costs no query at all.
+ * expanded permissions, so authenticating a request on the embedded engine usually costs no
+ * query at all.
  *
- * Freshness:
- *  - every change to users, roles, role permissions or user roles made through the app goes
- *    through `changeIdentity()`, which drops this process's cache after the commit and sends
- *    `pg_notify('identity_changed')` inside the transaction (delivered on commit);
- *  - other processes LISTEN on that channel (`listenForIdentityChanges`) and drop theirs;
- *  - a short TTL bounds staleness if a notification is ever lost (e.g. during a reconnect).
- * A load that started before an invalidation is never stored (generation check).
+ * Freshness: every change to users, roles, role permissions or user roles made through the app
+ * goes through `changeIdentity()`, which drops the cache after the commit; a load that started
+ * before an invalidation is never stored (generation check); a short TTL bounds anything else.
  *
  * On PostgreSQL, where several server processes may share the database, `createDeps` turns the
  * cache off (`ttlMs: 0`): every authenticated request reads its actor (one indexed query,
- * ~0.1–0.3 ms). A notification reaches the other processes a moment after the change's
- * commit, not before their next request: the cluster tests (tests/cluster/auth_test.ts) saw a
- * user disabled through one process still served by another. A disable or a role taken away
- * must apply to the very next request on every process, and a per-request version check would
- * cost the same round trip (plus a table of its own). With `ttlMs: 0` a request never joins a
- * load that started before it arrived. The embedded engine is one process: it keeps the cache.
+ * ~0.1–0.3 ms). A change must apply to the very next request on every process; a notification
+ * (LISTEN/NOTIFY) reaches the other processes a moment after the commit, not always before
+ * their next request (tests/cluster/auth_test.ts saw a disabled user still served), and a
+ * per-request version check would cost the same round trip. With `ttlMs: 0` a request never
+ * joins a load that started before it arrived. The embedded engine is one process: it caches.
  */
 import type { Kysely, Transaction } from "kysely";
 import { expandPermissions, type Permission } from "../../domain/auth/permissions.ts";
 import type { Database } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
-import { findActorRecord, IDENTITY_CHANNEL, notifyIdentityChanged } from "./actor_repo.ts";
+import { findActorRecord } from "./actor_repo.ts";
 
 export const ACTOR_CACHE_TTL_MS = 3000;
 const MAX_ENTRIES = 10_000;
@@ -103,40 +99,15 @@ export function createActorCache(
   };
 }
 
-/**
- * Runs a change to users/roles/grants in one transaction that notifies other processes on
- * commit, then drops this process's cached actors.
- */
+/** Runs a change to users/roles/grants in one transaction, then drops the cached actors. */
 export async function changeIdentity<T>(
   deps: { db: Kysely<Database>; actors: ActorCache },
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
   try {
-    return await withTransaction(deps.db, async (trx) => {
-      const result = await work(trx);
-      await notifyIdentityChanged(trx);
-      return result;
-    });
+    return await withTransaction(deps.db, work);
   } finally {
     // Also after a failure: harmless, and a partly applied outer transaction cannot linger.
     deps.actors.invalidate();
   }
-}
-
-/** `listen` of the raw database client (PostgreSQL only). */
-export type ListenFn = (
-  channel: string,
-  onMessage: (payload: string) => void,
-  onListen?: () => void,
-) => Promise<() => Promise<void>>;
-
-/**
- * Drops the cache whenever another process changes identity data. (Re)subscribing also
- * drops it: notifications sent while the listening connection was down are lost.
- */
-export function listenForIdentityChanges(
-  cache: ActorCache,
-  listen: ListenFn,
-): Promise<() => Promise<void>> {
-  return listen(IDENTITY_CHANNEL, () => cache.invalidate(), () => cache.invalidate());
 }

@@ -1,17 +1,6 @@
-/**
- * The SQL behind resolving an actor: a user's state and the union of their roles'
- * permissions, and the notification that makes other processes drop their cached actors.
- */
+/** The SQL behind resolving an actor: a user's state and the union of their roles' permissions. */
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
-
-/** The channel other processes LISTEN on to drop their cached actors. */
-export const IDENTITY_CHANNEL = "identity_changed";
-
-/** Tells every process (LISTEN) that users, roles or grants changed; sent on commit. */
-export async function notifyIdentityChanged(db: Db): Promise<void> {
-  await sql`SELECT pg_notify(${IDENTITY_CHANNEL}, '')`.execute(db);
-}
 
 export interface ActorRecord {
   id: string;

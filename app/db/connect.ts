@@ -42,16 +42,6 @@ export interface DatabaseHandle {
    * a `loadDataDir`). Call it when no query is running.
    */
   dumpDataDir?(): Promise<Blob>;
-  /**
-   * PostgreSQL only: LISTEN on `channel` over a dedicated connection (re-established by
-   * postgres.js after a drop; `onListen` runs on every (re)subscription). Resolves to an
-   * unsubscribe function. The embedded database is one process, so it needs none.
-   */
-  listen?(
-    channel: string,
-    onMessage: (payload: string) => void,
-    onListen?: () => void,
-  ): Promise<() => Promise<void>>;
 }
 
 const OID = { int8: 20, date: 1082, numeric: 1700 } as const;
@@ -155,10 +145,6 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     db,
     kind: "postgres",
     close: () => db.destroy(),
-    async listen(channel, onMessage, onListen) {
-      const { unlisten } = await client.listen(channel, onMessage, onListen);
-      return unlisten;
-    },
   };
 }
 
