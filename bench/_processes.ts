@@ -73,31 +73,20 @@ export async function startServer(
   children: Deno.ChildProcess[],
 ): Promise<Started> {
   const port = freePort();
-  const env: Record<string, string> = Deno.env.toObject();
-  if (typeof database === "string") env.DATABASE_URL = database;
-  else {
-    delete env.DATABASE_URL;
-    env.DATA_DIR = database.dataDir;
-    env.FILES_DIR = `${database.dataDir}/files`;
-  }
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
-    cwd: ROOT,
-    env: {
-      ...env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      AUTH_RATE_LIMIT: "off",
-      LOG_LEVEL: "warn",
-      JWT_SECRET,
-      APP_ENV: "development",
-      ...POOL_SIZE_ENV,
-    },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
+  // An empty DATABASE_URL counts as unset (app/config.ts): the embedded default in DATA_DIR.
+  const where: Record<string, string> = typeof database === "string"
+    ? { DATABASE_URL: database }
+    : { DATABASE_URL: "", DATA_DIR: database.dataDir, FILES_DIR: `${database.dataDir}/files` };
+  const child = spawn("main.ts", {
+    ...where,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    AUTH_RATE_LIMIT: "off",
+    LOG_LEVEL: "warn",
+    JWT_SECRET,
+    APP_ENV: "development",
+    ...POOL_SIZE_ENV,
+  });
   children.push(child);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor(`${baseUrl}/v1/health`, 180_000);

@@ -250,41 +250,42 @@ export async function countRowsBeyond(
   return Number(rows[0]?.n ?? 0);
 }
 
-export interface ForeignKey {
+/** A table constraint: dropped while loading, added again after. */
+export interface Constraint {
   table: string;
   name: string;
   definition: string;
 }
 
-export async function listForeignKeys(session: Session): Promise<ForeignKey[]> {
+/**
+ * The constraints of the public tables of one kind: `foreign` keys, or the `keys` (unique,
+ * primary-key and exclusion constraints) that the foreign keys lean on.
+ */
+export async function listConstraints(
+  session: Session,
+  kind: "foreign" | "keys",
+): Promise<Constraint[]> {
+  const types = kind === "foreign" ? "'f'" : "'p', 'u', 'x'";
   return await session.query<{ table: string; name: string; definition: string }>(`
     SELECT c.relname AS "table", k.conname AS name, pg_get_constraintdef(k.oid) AS definition
       FROM pg_constraint k
       JOIN pg_class c ON c.oid = k.conrelid
       JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE k.contype = 'f' AND n.nspname = 'public'
-     ORDER BY c.relname, k.conname`) as ForeignKey[];
+     WHERE k.contype IN (${types}) AND n.nspname = 'public'
+     ORDER BY c.relname, k.conname`);
 }
 
-export async function dropForeignKey(session: Session, key: ForeignKey): Promise<void> {
-  await session.query(`ALTER TABLE ${ident(key.table)} DROP CONSTRAINT ${ident(key.name)}`);
-}
-
-export async function addForeignKey(session: Session, key: ForeignKey): Promise<void> {
+export async function dropConstraint(session: Session, constraint: Constraint): Promise<void> {
   await session.query(
-    `ALTER TABLE ${ident(key.table)} ADD CONSTRAINT ${ident(key.name)} ${key.definition}`,
+    `ALTER TABLE ${ident(constraint.table)} DROP CONSTRAINT ${ident(constraint.name)}`,
   );
 }
 
-/** A unique, primary-key or exclusion constraint: dropped while loading, added after. */
-export async function listKeyConstraints(session: Session): Promise<ForeignKey[]> {
-  return await session.query<{ table: string; name: string; definition: string }>(`
-    SELECT c.relname AS "table", k.conname AS name, pg_get_constraintdef(k.oid) AS definition
-      FROM pg_constraint k
-      JOIN pg_class c ON c.oid = k.conrelid
-      JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE k.contype IN ('p', 'u', 'x') AND n.nspname = 'public'
-     ORDER BY c.relname, k.conname`) as ForeignKey[];
+export async function addConstraint(session: Session, constraint: Constraint): Promise<void> {
+  await session.query(
+    `ALTER TABLE ${ident(constraint.table)} ADD CONSTRAINT ${ident(constraint.name)} ` +
+      constraint.definition,
+  );
 }
 
 export interface IndexDefinition {

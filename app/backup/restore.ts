@@ -26,15 +26,14 @@ import { migrations } from "../../migrations/mod.ts";
 import type { AppDeps } from "../deps.ts";
 import { readArchive } from "./archive_stream.ts";
 import {
-  addForeignKey,
+  addConstraint,
   allowBulkIndexBuilds,
   copyTableIn,
   countRowsBeyond,
   createIndex,
-  dropForeignKey,
+  dropConstraint,
   dropIndex,
-  listForeignKeys,
-  listKeyConstraints,
+  listConstraints,
   listPlainIndexes,
   listTables,
   type Session,
@@ -183,10 +182,10 @@ export async function restoreArchive(
       // Loaded as pg_restore does: without keys and indexes, which are built in bulk after
       // (and checked then), so the order of the tables does not matter.
       await allowBulkIndexBuilds(session);
-      const foreign = await listForeignKeys(session);
-      for (const key of foreign) await dropForeignKey(session, key);
-      const keys = await listKeyConstraints(session);
-      for (const key of keys) await dropForeignKey(session, key);
+      const foreign = await listConstraints(session, "foreign");
+      for (const key of foreign) await dropConstraint(session, key);
+      const keys = await listConstraints(session, "keys");
+      for (const key of keys) await dropConstraint(session, key);
       const indexes = await listPlainIndexes(session);
       for (const index of indexes) await dropIndex(session, index);
       const tables = new Map((await listTables(session)).map((t) => [t.name, t]));
@@ -200,8 +199,8 @@ export async function restoreArchive(
         (done) => options.onProgress?.(done, total),
       );
       for (const index of indexes) await createIndex(session, index);
-      for (const key of keys) await addForeignKey(session, key);
-      for (const key of foreign) await addForeignKey(session, key);
+      for (const key of keys) await addConstraint(session, key);
+      for (const key of foreign) await addConstraint(session, key);
       for (const sequence of manifest.sequences) await setSequence(session, sequence);
       applied = (unwrap(await migrator.migrateToLatest()).results ?? [])
         .map((r) => r.migrationName);

@@ -82,11 +82,5 @@ export async function findScanHits(db: Db, lookup: ScanLookup): Promise<ScanHitR
       LIMIT ${limit})`);
   }
   if (branches.length === 0) return [];
-  const result = await sql<ScanHitRow>`${sql.join(branches, sql` UNION ALL `)}`.execute(db);
-  return result.rows.map((row) => ({
-    kind: row.kind,
-    id: row.id,
-    title: row.title,
-    detail: row.detail,
-  }));
+  return (await sql<ScanHitRow>`${sql.join(branches, sql` UNION ALL `)}`.execute(db)).rows;
 }

@@ -1,5 +1,6 @@
 /** Use cases of the store's settings (API §4), and the store's today. */
 import { storeLocalDate } from "../../domain/calendar.ts";
+import type { PrintStore } from "../../domain/printing/text_layout.ts";
 import type { Db } from "../db/database.ts";
 import type { AppDeps } from "../deps.ts";
 import { findStore, findStoreTimezone, type StoreRecord, updateStore } from "./store_repo.ts";
@@ -22,4 +23,9 @@ export async function updateStoreSettings(
 ): Promise<StoreRecord> {
   await updateStore(deps.db, changes, deps.clock.now());
   return findStore(deps.db);
+}
+
+/** The store as the printed forms head it (receipts, claim tags, rental agreements). */
+export function printedStore(store: StoreRecord): Required<PrintStore> {
+  return { name: store.name, address: store.address, phone: store.phone, email: store.email };
 }

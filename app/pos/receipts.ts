@@ -11,6 +11,7 @@ import { findUserName } from "../auth/users_repo.ts";
 import type { Db } from "../db/database.ts";
 import type { AppDeps } from "../deps.ts";
 import { findLocation } from "../platform/locations_repo.ts";
+import { printedStore } from "../platform/store.ts";
 import { findStore } from "../platform/store_repo.ts";
 import { findItems } from "./items_repo.ts";
 import { findPayments } from "./payments_repo.ts";
@@ -39,7 +40,7 @@ export async function loadReceipt(
     ? await findTransaction(db, tx.originalTransactionId)
     : undefined;
   const receipt = buildReceipt({
-    store: { name: store.name, address: store.address, phone: store.phone, email: store.email },
+    store: printedStore(store),
     locationName: location?.name ?? null,
     transaction: {
       id: tx.id,

@@ -9,6 +9,7 @@ import type { AgreementInput } from "../../domain/rentals/agreement.ts";
 import { findAccount } from "../accounts/accounts_repo.ts";
 import { findMember } from "../accounts/members_repo.ts";
 import type { AppDeps } from "../deps.ts";
+import { printedStore } from "../platform/store.ts";
 import { findStore } from "../platform/store_repo.ts";
 import { rentalJson } from "./rental_json.ts";
 import type { RentalAgreementJson } from "./rental_schemas.ts";
@@ -33,12 +34,7 @@ export async function getRentalAgreement(
     rentalId: rental.id,
     rentalNumber: rental.rentalNumber,
     status: rental.status,
-    store: {
-      name: store.name,
-      address: store.address,
-      phone: store.phone,
-      email: store.email,
-    },
+    store: printedStore(store),
     account: {
       id: rental.accountId,
       accountNumber: account?.accountNumber ?? "",

@@ -5,6 +5,7 @@
 import type { ClaimCheckInput } from "../../domain/repairs/claim_check.ts";
 import { parseMoney } from "../../domain/money.ts";
 import type { AppDeps } from "../deps.ts";
+import { printedStore } from "../platform/store.ts";
 import { findStore } from "../platform/store_repo.ts";
 import { requireTicket } from "./ticket_lookup.ts";
 import type { ClaimCheckJson } from "./ticket_schemas.ts";
@@ -26,7 +27,7 @@ export async function getClaimCheck(
       dueDate: ticket.dueDate,
     },
     printable: {
-      store: { name: store.name, address: store.address, phone: store.phone, email: store.email },
+      store: printedStore(store),
       timeZone: store.timezone,
       ticketNumber: ticket.ticketNumber,
       accountName: ticket.accountName,
