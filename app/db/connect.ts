@@ -46,6 +46,11 @@ export interface DatabaseHandle {
 
 const OID = { int8: 20, date: 1082, numeric: 1700 } as const;
 
+/** 20 ms after the first failure, doubling up to 250 ms, with jitter so connections spread. */
+export function reconnectDelaySeconds(failures: number): number {
+  return (0.5 + Math.random() / 2) * Math.min(0.02 * 2 ** failures, 0.25);
+}
+
 /** See `idle_in_transaction_session_timeout` below: far above any pause the app makes. */
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 
@@ -101,6 +106,10 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     max: poolSize,
     // A request must be answered within 5 s when the server is down (503, never a hang).
     connect_timeout: 4,
+    // postgres.js counts failed connects across the pool and waits up to 20 s before the next
+    // one; after an outage of a few seconds, a request could then wait that long on a
+    // connection to a server that is back. A refused connect costs nothing, so retry soon.
+    backoff: reconnectDelaySeconds,
     idle_timeout: 60,
     onnotice: () => {},
     connection: {

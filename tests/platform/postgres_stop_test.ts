@@ -340,13 +340,14 @@ Deno.test({
         [200, 201, 200, 201, 200, 201, 200, 201],
         results.map((r) => r.text).join("\n"),
       );
-      // With every connection back: four 0.8 s queries on a pool of four run side by side.
+      // With every connection back: four 0.8 s queries on a pool of four run side by side (a
+      // connection still waiting to reconnect waits at most 250 ms: reconnectDelaySeconds).
       const started = performance.now();
       await Promise.all(
         Array.from({ length: 4 }, () => sql`SELECT pg_sleep(0.8)`.execute(handle.db)),
       );
       const took = performance.now() - started;
-      assert(took < 1_400, `four parallel queries took ${Math.round(took)} ms`);
+      assert(took < 1_500, `four parallel queries took ${Math.round(took)} ms`);
     } finally {
       await close();
       await cluster.destroy();
