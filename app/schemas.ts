@@ -138,6 +138,10 @@ export const pagination = z.object({
   limit: z.int(),
   total: z.int(),
   totalPages: z.int(),
+  totalExact: z.boolean().describe(
+    "True when `total` is an exact count. Counting stops at 10,000 matching rows; above that " +
+      "`total` (and `totalPages`) is the database's estimate and this is false.",
+  ),
 });
 
 export function listResponse<T extends z.ZodType>(item: T) {

@@ -30,8 +30,21 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates an empty database on the server; `drop()` removes it (also with open sessions). */
+/**
+ * A database seeded by an earlier size bench (`BENCH_SCALE_KEEP=1`), to measure again (the
+ * size bench) or to run the scenarios over (e.g. sale completion over a million past sales).
+ */
+export const EXISTING_DATABASE_URL = Deno.env.get("BENCH_SCALE_DATABASE_URL") || undefined;
+
+/**
+ * Creates an empty database on the server; `drop()` removes it (also with open sessions). With
+ * BENCH_SCALE_DATABASE_URL, that database instead, which `drop()` leaves alone.
+ */
 export async function createBenchDatabase(serverUrl = SERVER_URL): Promise<BenchDatabase> {
+  if (EXISTING_DATABASE_URL) {
+    const name = new URL(EXISTING_DATABASE_URL).pathname.slice(1);
+    return { name, url: EXISTING_DATABASE_URL, drop: () => Promise.resolve() };
+  }
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   const name = `shop_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   try {
@@ -73,6 +86,12 @@ export function seedContext(
     async createUser(permissions: readonly Permission[]) {
       const id = crypto.randomUUID();
       const roleId = crypto.randomUUID();
+      // Past the users already there (a database seeded by an earlier run, BENCH_SCALE_KEEP).
+      if (n === 0) {
+        const row = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirst();
+        n = Number(row?.n ?? 0);
+      }
       n++;
       await db.transaction().execute(async (trx) => {
         await trx.insertInto("users").values({

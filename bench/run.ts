@@ -23,6 +23,11 @@
  * scenarios whose name contains this text; case-insensitive, `a,b` for either).
  * Results: one table on stdout and bench/results/latest.json.
  *
+ * BENCH_SCALE=small|shop10y runs the size bench instead (`_scale.ts`): a whole shop seeded in
+ * bulk (`_scale_seed.ts`; shop10y is ten years of a busy shop, a million transactions), then
+ * every list route and filter measured on it (`_list_routes.ts`); results in
+ * bench/results/scale-<scale>.json.
+ *
  * The jobs live beside it: `_settings.ts` (the env above; BENCH_DATABASE_URL in `_db.ts`),
  * `_seed.ts` (+ `_explain.ts`), `_processes.ts` (server, ceiling and bare-stack children),
  * `_http_scenarios.ts` and `_rounds.ts` (the HTTP measurements and their rounds),
@@ -37,6 +42,8 @@ import { type AnyHttp, CONCURRENCY, isTimed, SELECTED, WRK_THREADS } from "./_se
 import { runTimedScenarios } from "./_timed_scenarios.ts";
 import { findWrk } from "./_wrk.ts";
 import { measureEmbeddedScenarios } from "./_embedded.ts";
+import { runScaleBench } from "./_scale.ts";
+import { scaleFromEnv } from "./_scale_seed.ts";
 
 async function main(): Promise<void> {
   const loadAtStart = Deno.loadavg();
@@ -45,6 +52,11 @@ async function main(): Promise<void> {
     ? `wrk -t${WRK_THREADS} -c${CONCURRENCY}`
     : "Deno fetch load generator (wrk unavailable)";
   if (wrk.note) console.log(`NOTE: ${wrk.note}`);
+  const scale = scaleFromEnv();
+  if (scale) {
+    if (!wrk.path) throw new Error("BENCH_SCALE needs wrk (apt-get install wrk)");
+    return await runScaleBench(scale, wrk.path);
+  }
   const database = await createBenchDatabase();
   const dataDir = await Deno.makeTempDir({ prefix: "shop-bench-" });
   const children: Deno.ChildProcess[] = [];

@@ -293,7 +293,10 @@ Conventions (see each operation for specifics):
   Request bodies come with an example a shop would send; ids in examples name no real record.
 - Every response carries \`X-Request-Id\` (the client's own when it is 1–128 characters of \`A-Za-z0-9._-\`).
 - Lists take \`page\` (from 1), \`limit\` (1..100, default 25, larger values clamped), \`q\`, \`sort\`, \`order\`
-  and answer \`{ data, pagination: { page, limit, total, totalPages } }\`. Unknown query parameters → 400.
+  and answer \`{ data, pagination: { page, limit, total, totalPages, totalExact } }\`. Unknown query parameters → 400.
+  \`total\` is exact up to 10,000 matching rows (\`totalExact: true\`); above that, counting every row would
+  make a list's first page cost in proportion to the table, so \`total\` and \`totalPages\` are the database's
+  estimate (never below 10,001) and \`totalExact\` is false. Pages past the estimate answer an empty \`data\`.
 - Unknown body fields are refused with 400. Money is a string with two decimals ("19.99"); requests
   may also send a JSON number with at most two decimals (19.99).
 - A NUL character (U+0000) in any string, body or query, → 400 naming the field. Dates and timestamps

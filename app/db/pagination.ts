@@ -1,6 +1,18 @@
 /**
- * One query per page: the rows and, through `count(*) OVER ()`, the total. Only a page past
- * the end (no rows) needs a second query to learn the total.
+ * One query per page: the rows and, in the same statement, their total, counted exactly up to
+ * {@link EXACT_TOTAL_CAP} rows. Only a page past the end (no rows) needs a second query to
+ * learn the total.
+ *
+ * Why a cap: an exact total reads every matching row, so the default screen of a list (no
+ * filter, first page) would cost in proportion to the table: ~150 ms at 160,000 sales with a
+ * `count(*) OVER ()`, about a second at a million. Counting stops one row past the cap, so a
+ * page costs the same at any size. Above the cap, the total is the planner's estimate of the
+ * matching rows (an `EXPLAIN` of the list's query, from the table statistics) and
+ * `pagination.totalExact` is false; `total` and `totalPages` are always present.
+ *
+ * Counting up to the cap still reads 10,001 rows (2–100 ms, more for a search that few rows
+ * match), so a list found to exceed it is remembered with its estimate for a minute
+ * (`LARGE_LISTS`): its next pages are one statement without a count.
  */
 import { CompiledQuery, type SelectQueryBuilder, sql } from "kysely";
 import type { ListParams } from "../schemas.ts";
@@ -8,64 +20,186 @@ import type { Db } from "./database.ts";
 
 export interface Page<T> {
   data: T[];
-  pagination: { page: number; limit: number; total: number; totalPages: number };
+  pagination: {
+    page: number;
+    limit: number;
+    total: number;
+    totalPages: number;
+    /** False when `total` is an estimate (more than {@link EXACT_TOTAL_CAP} rows match). */
+    totalExact: boolean;
+  };
 }
 
+/** Totals are exact up to this many matching rows; above it they are estimates. */
+export const EXACT_TOTAL_CAP = 10_000;
+
+// deno-lint-ignore no-explicit-any
+type AnySelect = SelectQueryBuilder<any, any, any>;
+
 export interface PageOptions<O, T> {
-  /** Sort field → column or SQL expression text it orders by (allow-listed by the schema). */
-  sortColumns: Record<string, string>;
+  /**
+   * Sort field → the column (or SQL expression text) it orders by, or the columns in turn
+   * (allow-listed by the schema).
+   */
+  sortColumns: Record<string, string | readonly string[]>;
+  /**
+   * Sort fields whose column may be NULL: their NULLs sort last in both directions. Only
+   * those get `NULLS LAST`: on a NOT NULL column it changes nothing, yet a `DESC NULLS LAST`
+   * cannot walk an ascending btree backwards, so it would sort the whole table for one page.
+   */
+  nullableSorts?: readonly string[];
   /** Unique column that makes the order total (`products.id`). */
   tieBreaker: string;
   map: (row: O) => T;
 }
 
-type CountedRow<O> = O & { __total: number };
+type CountedRow<O> = O & { __total: number | null };
 
-/**
- * Whether `sqlText` is a page query (it selects the window count as `__total`). Lists take
- * arbitrary filter and search values, so the PostgreSQL dialect plans them for their values
- * on every run (app/db/connect.ts) rather than reusing a cached generic plan.
- */
-export function isPageQuery(sqlText: string): boolean {
-  return sqlText.includes(`count(*) OVER () as "__total"`);
+/** The rows of `unpaged` as a `SELECT 1 ...` without order, e.g. to count or estimate them. */
+function rowsOf(unpaged: AnySelect): AnySelect {
+  return unpaged.clearSelect().clearOrderBy().select(sql`1`.as("one"));
 }
 
-/** The page's query: the total as a window count, the sort with its tie-breaker, the slice. */
+/**
+ * The `__total` column of a page query: the rows of `unpaged` counted up to one past the cap.
+ * An uncorrelated subquery, so PostgreSQL runs it once per statement (an InitPlan).
+ */
+export function cappedTotal(unpaged: AnySelect) {
+  const counted = rowsOf(unpaged).limit(EXACT_TOTAL_CAP + 1);
+  return sql<number>`(SELECT count(*) FROM (${counted}) AS counted_rows)`.as("__total");
+}
+
+/** The `__total` column of a page of a list known to exceed the cap: nothing to count. */
+const UNCOUNTED = sql<number | null>`NULL::bigint`.as("__total");
+
+/**
+ * Lists known to match more than the cap, by statement (SQL text and values): their
+ * estimate, remembered for a minute (a total above the cap is an estimate anyway).
+ */
+const LARGE_LISTS = new Map<string, { estimate: number; until: number }>();
+const LARGE_FOR_MS = 60_000;
+const MAX_LARGE_LISTS = 2_000;
+
+function knownLarge(key: string): number | undefined {
+  const known = LARGE_LISTS.get(key);
+  if (!known) return undefined;
+  if (known.until > performance.now()) return known.estimate;
+  LARGE_LISTS.delete(key);
+  return undefined;
+}
+
+function rememberLarge(key: string, estimate: number): void {
+  if (LARGE_LISTS.size >= MAX_LARGE_LISTS) LARGE_LISTS.clear();
+  LARGE_LISTS.set(key, { estimate, until: performance.now() + LARGE_FOR_MS });
+}
+
+/** The key of `unpaged` in LARGE_LISTS: its rows' statement with its values. */
+export function listKey(unpaged: AnySelect): string {
+  const compiled = rowsOf(unpaged).compile();
+  return `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+}
+
+/**
+ * How a page gets its total: counted in its statement, or (a list known to be large, by its
+ * `key` in LARGE_LISTS, e.g. {@link listKey}) its remembered estimate.
+ */
+export interface TotalPlan {
+  key: string;
+  estimate?: number;
+}
+
+export function totalPlan(key: string): TotalPlan {
+  return { key, estimate: knownLarge(key) };
+}
+
+/** The `__total` column a page of `unpaged` selects under `plan`. */
+export function totalColumn(plan: TotalPlan, unpaged: AnySelect) {
+  return plan.estimate === undefined ? cappedTotal(unpaged) : UNCOUNTED;
+}
+
+/**
+ * Whether `sqlText` is a page query (it selects `__total`). Lists take arbitrary filter and
+ * search values, so the PostgreSQL dialect plans them for their values on every run
+ * (app/db/connect.ts) rather than reusing a cached generic plan.
+ */
+export function isPageQuery(sqlText: string): boolean {
+  return sqlText.includes(`as "__total"`);
+}
+
+/** The ORDER BY of a page: the sort field's column, then the tie-breaker, same direction. */
+export function pageOrder(
+  params: Pick<ListParams, "sort" | "order">,
+  options: Pick<PageOptions<unknown, unknown>, "sortColumns" | "nullableSorts" | "tieBreaker">,
+) {
+  const columns = options.sortColumns[params.sort];
+  if (!columns) throw new Error(`No sort column for "${params.sort}"`);
+  const direction = params.order === "desc" ? sql`DESC` : sql`ASC`;
+  const nulls = options.nullableSorts?.includes(params.sort) ? sql` NULLS LAST` : sql``;
+  const keys = [...(typeof columns === "string" ? [columns] : columns), options.tieBreaker]
+    .map((column, i) => sql`${sql.ref(column)} ${direction}${i === 0 ? nulls : sql``}`);
+  return sql.join(keys);
+}
+
+/** The page's query: its total column, the sort with its tie-breaker, the slice. */
 function pageQuery<DB, TB extends keyof DB, O, T>(
   query: SelectQueryBuilder<DB, TB, O>,
   params: ListParams,
   options: PageOptions<O, T>,
+  total: TotalPlan,
 ) {
-  const column = options.sortColumns[params.sort];
-  if (!column) throw new Error(`No sort column for "${params.sort}"`);
-  const direction = params.order === "desc" ? sql`DESC` : sql`ASC`;
   return query
-    .select(sql<number>`count(*) OVER ()`.as("__total"))
-    .orderBy(sql`${sql.ref(column)} ${direction} NULLS LAST`)
-    .orderBy(sql`${sql.ref(options.tieBreaker)} ${direction}`)
+    .select(totalColumn(total, query))
+    .orderBy(pageOrder(params, options))
     .limit(params.limit)
     .offset((params.page - 1) * params.limit);
 }
 
+export interface PageTotal {
+  total: number;
+  exact: boolean;
+}
+
 /**
- * The total of a page query's rows (their window count); a page past the end has none, so
- * only then `unpaged` (the query without its page) is counted apart.
+ * The total of a page query's rows (their capped count); a page past the end has none, so
+ * only then `unpaged` (the query without its page) is counted apart. Above the cap, the
+ * planner's estimate of `unpaged`'s rows (never below the cap), remembered for the next pages.
  */
 export async function pageTotal(
-  rows: ReadonlyArray<{ __total: number | string }>,
+  rows: ReadonlyArray<{ __total: number | string | null }>,
   params: ListParams,
-  // deno-lint-ignore no-explicit-any
-  unpaged: () => SelectQueryBuilder<any, any, any>,
-): Promise<number> {
-  if (rows[0]) return Number(rows[0].__total);
-  if (params.page === 1) return 0;
-  const counted = await unpaged().clearSelect().select(sql<number>`count(*)`.as("n"))
-    .executeTakeFirst() as { n: number } | undefined;
-  return Number(counted?.n ?? 0);
+  unpaged: () => AnySelect,
+  plan: TotalPlan,
+): Promise<PageTotal> {
+  if (plan.estimate !== undefined) return { total: plan.estimate, exact: false };
+  let counted: number;
+  if (rows[0]) counted = Number(rows[0].__total);
+  else if (params.page === 1) counted = 0;
+  else {
+    const row = await unpaged().clearSelect().clearOrderBy().select(cappedTotal(unpaged()))
+      .limit(1).executeTakeFirst() as { __total: number } | undefined;
+    counted = Number(row?.__total ?? 0);
+  }
+  if (counted <= EXACT_TOTAL_CAP) return { total: counted, exact: true };
+  const estimate = Math.max(counted, await estimatedRows(unpaged()));
+  rememberLarge(plan.key, estimate);
+  return { total: estimate, exact: false };
+}
+
+/** The planner's estimate of the rows `unpaged` returns (`EXPLAIN`, no execution). */
+async function estimatedRows(unpaged: AnySelect): Promise<number> {
+  const [row] = await rowsOf(unpaged).explain("json") as Array<Record<string, unknown>>;
+  let plan = row?.["QUERY PLAN"];
+  if (typeof plan === "string") plan = JSON.parse(plan);
+  const rows = Array.isArray(plan) ? (plan[0] as { Plan?: { "Plan Rows"?: number } })?.Plan : null;
+  return Math.round(Number(rows?.["Plan Rows"] ?? 0));
 }
 
 /** A page of `data` with its pagination block. */
-export function pageOf<T>(data: T[], params: ListParams, total: number): Page<T> {
+export function pageOf<T>(
+  data: T[],
+  params: ListParams,
+  { total, exact }: PageTotal,
+): Page<T> {
   return {
     data,
     pagination: {
@@ -73,6 +207,7 @@ export function pageOf<T>(data: T[], params: ListParams, total: number): Page<T>
       limit: params.limit,
       total,
       totalPages: Math.ceil(total / params.limit),
+      totalExact: exact,
     },
   };
 }
@@ -83,8 +218,9 @@ async function toPage<DB, TB extends keyof DB, O, T>(
   params: ListParams,
   unpaged: () => SelectQueryBuilder<DB, TB, O>,
   map: (row: O) => T,
+  plan: TotalPlan,
 ): Promise<Page<T>> {
-  const total = await pageTotal(rows, params, unpaged);
+  const total = await pageTotal(rows, params, unpaged, plan);
   return pageOf(rows.map(({ __total: _, ...row }) => map(row as O)), params, total);
 }
 
@@ -93,8 +229,9 @@ export async function paginate<DB, TB extends keyof DB, O, T>(
   params: ListParams,
   options: PageOptions<O, T>,
 ): Promise<Page<T>> {
-  const rows = await pageQuery(query, params, options).execute() as CountedRow<O>[];
-  return toPage(rows, params, () => query, options.map);
+  const plan = totalPlan(listKey(query));
+  const rows = await pageQuery(query, params, options, plan).execute() as CountedRow<O>[];
+  return toPage(rows, params, () => query, options.map, plan);
 }
 
 /** Compiled SQL per query shape, for `paginateByShape()`: one map per list query. */
@@ -109,7 +246,8 @@ export type ShapeMemo = Map<string, string>;
  * that changes the text; sort and order are added here), and `values` must list the query's
  * parameters in order, without the page's limit and offset (which come last). The first
  * request of a shape builds and compiles the query and compares its parameters with
- * `[...values, limit, offset]`: the SQL is remembered only when they are identical, so a
+ * `[...values, cap + 1, ...values, limit, offset]` (`[...values, limit, offset]` for a list known
+ * to be large, which counts nothing): the SQL is remembered only when they are identical, so a
  * wrong `values` list costs speed, never correctness. Same result as `paginate()`.
  */
 export async function paginateByShape<DB, TB extends keyof DB, O, T>(
@@ -121,20 +259,28 @@ export async function paginateByShape<DB, TB extends keyof DB, O, T>(
   params: ListParams,
   options: PageOptions<O, T>,
 ): Promise<Page<T>> {
-  const parameters = [...values, params.limit, (params.page - 1) * params.limit];
-  const key = `${shape}|${params.sort}|${params.order}`;
+  const plan = totalPlan(`${shape}\u0000${JSON.stringify(values)}`);
+  const counted = plan.estimate === undefined;
+  // The capped count repeats the query's filters (and the cap) before them in the SQL text.
+  const parameters = [
+    ...(counted ? [...values, EXACT_TOTAL_CAP + 1] : []),
+    ...values,
+    params.limit,
+    (params.page - 1) * params.limit,
+  ];
+  const key = `${shape}|${params.sort}|${params.order}|${counted ? "counted" : "estimated"}`;
   const known = memo.get(key);
   let rows: CountedRow<O>[];
   if (known !== undefined) {
     rows = (await db.executeQuery<CountedRow<O>>(CompiledQuery.raw(known, parameters))).rows;
   } else {
-    const compiled = pageQuery(build(), params, options).compile();
+    const compiled = pageQuery(build(), params, options, plan).compile();
     const same = compiled.parameters.length === parameters.length &&
       compiled.parameters.every((value, i) => value === parameters[i]);
     if (same && memo.size < MAX_SHAPES) memo.set(key, compiled.sql);
     rows = (await db.executeQuery(compiled)).rows as CountedRow<O>[];
   }
-  return toPage(rows, params, build, options.map);
+  return toPage(rows, params, build, options.map, plan);
 }
 
 /** Shapes are few (filters present × sort × order); this only bounds a mistake. */

@@ -200,7 +200,13 @@ export async function listFiles(
   if (!mayAccessFilesOf(params.entityType, actor.permissions)) {
     return {
       data: [],
-      pagination: { page: params.page, limit: params.limit, total: 0, totalPages: 0 },
+      pagination: {
+        page: params.page,
+        limit: params.limit,
+        total: 0,
+        totalPages: 0,
+        totalExact: true,
+      },
     };
   }
   const page = await listFilesOf(deps.db, params.entityType, params.entityId, params);

@@ -102,6 +102,7 @@ export function listFilesOf(
   }
   return paginate(query, params, {
     sortColumns: { createdAt: "created_at", category: "category", size: "size" },
+    nullableSorts: ["category"],
     tieBreaker: "id",
     map: toFile,
   });

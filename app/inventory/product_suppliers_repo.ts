@@ -71,6 +71,7 @@ export function listProductSuppliers(db: Db, productId: string, params: ListPara
   if (params.q) query = query.where("s.search_text", "ilike", likePattern(params.q));
   return paginate(query, params, {
     sortColumns: { supplierName: "s.name", cost: "ps.cost", createdAt: "ps.created_at" },
+    nullableSorts: ["cost"],
     tieBreaker: "ps.id",
     map: toLink,
   });

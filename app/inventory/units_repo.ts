@@ -58,6 +58,7 @@ export function listUnits(
       createdAt: "created_at",
       updatedAt: "updated_at",
     },
+    nullableSorts: ["serialNumber"],
     tieBreaker: "id",
     map: toUnit,
   });

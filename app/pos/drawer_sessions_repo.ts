@@ -177,6 +177,7 @@ export function listDrawerSessions(db: Db, params: ListParams & DrawerFilters) {
   }
   return paginate(query, params, {
     sortColumns: { openedAt: "opened_at", closedAt: "closed_at", createdAt: "opened_at" },
+    nullableSorts: ["closedAt"],
     tieBreaker: "id",
     map: (row) => {
       const { zReport: _, ...rest } = toDrawerSession(row as SessionRow);

@@ -281,6 +281,7 @@ export function listTransactions(db: Db, params: ListParams & TransactionFilters
       total: "transactions.total",
       number: "transactions.number",
     },
+    nullableSorts: ["completedAt"],
     tieBreaker: "transactions.id",
     map: (row) => toTransaction(row as TransactionRow),
   });

@@ -10,7 +10,15 @@ import { formatRentalNumber } from "../../domain/rentals/rental_status.ts";
 import type { RentalStatus } from "../../domain/rentals/rental_status.ts";
 import type { BillingInterval } from "../../domain/rentals/periods.ts";
 import type { Database, Db } from "../db/database.ts";
-import { type Page, pageOf, pageTotal } from "../db/pagination.ts";
+import {
+  listKey,
+  type Page,
+  pageOf,
+  pageOrder,
+  pageTotal,
+  totalColumn,
+  totalPlan,
+} from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 
@@ -291,11 +299,13 @@ export async function listRentals(
       .where("status", "=", "unpaid").where("due_date", "<", params.pastDueBefore);
     ids = ids.where(sql<boolean>`r.id = ANY (ARRAY(${pastDue}))`);
   }
-  const column = RENTAL_SORT_COLUMNS[params.sort];
-  if (!column) throw new Error(`No sort column for "${params.sort}"`);
-  const direction = params.order === "desc" ? sql`DESC` : sql`ASC`;
-  const order = sql`${sql.ref(column)} ${direction} NULLS LAST, r.id ${direction}`;
-  const page = ids.select(sql<number>`count(*) OVER ()`.as("__total")).orderBy(order)
+  const order = pageOrder(params, {
+    sortColumns: RENTAL_SORT_COLUMNS,
+    nullableSorts: ["dueDate"],
+    tieBreaker: "r.id",
+  });
+  const plan = totalPlan(listKey(ids));
+  const page = ids.select(totalColumn(plan, ids)).orderBy(order)
     .limit(params.limit).offset((params.page - 1) * params.limit);
   const rows = await db.selectFrom(page.as("pg"))
     .innerJoin("rentals as r", "r.id", "pg.id")
@@ -310,7 +320,7 @@ export async function listRentals(
       "pg.__total",
     ])
     .orderBy(order).execute();
-  const total = await pageTotal(rows, params, () => ids);
+  const total = await pageTotal(rows, params, () => ids, plan);
   return pageOf(rows.map(({ __total: _, ...row }) => toView(row as never)), params, total);
 }
 

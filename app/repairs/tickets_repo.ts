@@ -7,7 +7,15 @@
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { RepairStatus } from "../../domain/repairs/status_machine.ts";
 import type { Database, Db } from "../db/database.ts";
-import { type Page, pageOf, pageTotal } from "../db/pagination.ts";
+import {
+  listKey,
+  type Page,
+  pageOf,
+  pageOrder,
+  pageTotal,
+  totalColumn,
+  totalPlan,
+} from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { ApprovalMethod, RepairTicketTable } from "./repairs_tables.ts";
@@ -257,18 +265,20 @@ export async function listTickets(
   if (params.serialNumber) {
     ids = ids.where(sql`lower(rt.serial_number)`, "=", params.serialNumber.toLowerCase());
   }
-  const column = TICKET_SORT_COLUMNS[params.sort];
-  if (!column) throw new Error(`No sort column for "${params.sort}"`);
-  const direction = params.order === "desc" ? sql`DESC` : sql`ASC`;
-  const order = sql`${sql.ref(column)} ${direction} NULLS LAST, rt.id ${direction}`;
-  const page = ids.select(sql<number>`count(*) OVER ()`.as("__total")).orderBy(order)
+  const order = pageOrder(params, {
+    sortColumns: TICKET_SORT_COLUMNS,
+    nullableSorts: ["dueDate"],
+    tieBreaker: "rt.id",
+  });
+  const plan = totalPlan(listKey(ids));
+  const page = ids.select(totalColumn(plan, ids)).orderBy(order)
     .limit(params.limit).offset((params.page - 1) * params.limit);
   const rows = await db.selectFrom(page.as("p"))
     .innerJoin("repair_tickets as rt", "rt.id", "p.id")
     .innerJoin("accounts as acc", "acc.id", "rt.account_id")
     .select([...TICKET_COLUMNS, "acc.name as account_name", "p.__total"])
     .orderBy(order).execute();
-  const total = await pageTotal(rows, params, () => ids);
+  const total = await pageTotal(rows, params, () => ids, plan);
   return pageOf(rows.map(({ __total: _, ...row }) => toView(row)), params, total);
 }
 

@@ -11,6 +11,7 @@
 import { CompiledQuery } from "kysely";
 import type { ChainFacts } from "../../domain/storage/levels.ts";
 import type { Db } from "../db/database.ts";
+import { EXACT_TOTAL_CAP } from "../db/pagination.ts";
 import { isoString } from "../db/rows.ts";
 import { likePattern } from "../schemas.ts";
 import type { FolderListParams } from "./storage_schemas.ts";
@@ -174,7 +175,9 @@ export interface ChildrenPage {
   /** The parent's chain facts (nothing for the root). */
   parent: ChainFacts;
   children: ChildFolder[];
+  /** Counted up to one past the cap (pagination.ts); a folder rarely has that many. */
   total: number;
+  totalExact: boolean;
 }
 
 const CHILD_SORT: Record<FolderListParams["sort"], string> = {
@@ -208,7 +211,8 @@ function childrenSql(root: boolean, params: FolderListParams, everything: boolea
       LIMIT $3 OFFSET $4
     )
     SELECT EXISTS (SELECT 1 FROM chain) AS parent_found, ${CHAIN_FACTS},
-      (SELECT count(*) FROM matching) AS total, page.*
+      (SELECT count(*) FROM (SELECT 1 FROM matching LIMIT ${EXACT_TOTAL_CAP + 1}) c) AS total,
+      page.*
     FROM (SELECT 1) AS one LEFT JOIN page ON true
     ORDER BY page.rn`;
 }
@@ -241,6 +245,7 @@ export async function listChildFolders(
     parentFound: parentId === null || first.parent_found,
     parent: factsOf(first),
     total: Number(first.total),
+    totalExact: Number(first.total) <= EXACT_TOTAL_CAP,
     children: rows.filter((row) => row.id !== null && row.id !== undefined).map((row) => ({
       folder: toFolder(row as FolderRow),
       ownGrantLevels: row.own_levels ?? [],

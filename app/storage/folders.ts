@@ -102,6 +102,7 @@ export async function listFolders(
       limit: params.limit,
       total: page.total,
       totalPages: Math.ceil(page.total / params.limit),
+      totalExact: page.totalExact,
     },
   };
 }

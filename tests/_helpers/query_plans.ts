@@ -6,6 +6,7 @@ import { CompiledQuery, Kysely } from "kysely";
 import postgres from "postgres";
 import type { Database } from "../../app/db/database.ts";
 import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
+import { isPageQuery } from "../../app/db/pagination.ts";
 import { createTestApp, type TestApp } from "./test_app.ts";
 import { testServerUrl } from "./test_db.ts";
 
@@ -65,11 +66,11 @@ export class TracingDatabase {
     });
   }
 
-  /** The page query (`count(*) OVER ()`) of the list `run` reads through `this.db`. */
+  /** The page query (with its capped `__total`) of the list `run` reads through `this.db`. */
   async listQueryOf(run: () => Promise<unknown>): Promise<CompiledQuery> {
     this.#captured.length = 0;
     await run();
-    const query = this.#captured.find((q) => /count\(\*\) over/i.test(q.sql));
+    const query = this.#captured.find((q) => isPageQuery(q.sql));
     if (!query) throw new Error("No list query was run");
     return query;
   }

@@ -322,7 +322,13 @@ Deno.test("sorting by every documented field works and an unknown sort → 400",
   const page = await api(t.app, "GET", `/v1/products?q=${tag}&limit=2&page=2&sort=name`, {
     token: u.viewer.token,
   });
-  assertEquals(page.body.pagination, { page: 2, limit: 2, total: 3, totalPages: 2 });
+  assertEquals(page.body.pagination, {
+    page: 2,
+    limit: 2,
+    total: 3,
+    totalPages: 2,
+    totalExact: true,
+  });
   assertEquals(page.body.data.length, 1);
 });
 

@@ -141,6 +141,7 @@ Deno.test("list: a folder's files only, sorted by name, createdAt or size, searc
     limit: 2,
     total: 3,
     totalPages: 2,
+    totalExact: true,
   });
   assertEquals((await list("sort=path")).status, 400);
 });

@@ -134,6 +134,7 @@ Deno.test("listing: one level, paginated, sorted by name or createdAt, searchabl
     limit: 3,
     total: 4,
     totalPages: 2,
+    totalExact: true,
   }]);
   assertEquals(names(await list("q=ALP")), ["Alpha"]);
   assertEquals(names(await list("q=%25")), ["gamma 100%"]);

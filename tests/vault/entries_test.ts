@@ -153,7 +153,7 @@ Deno.test("the list never holds the secret or the notes; filters, search and sor
     `/v1/vault/entries?q=${tag}&sort=createdAt&order=desc&limit=1&page=2`,
   );
   assertEquals(desc.data.map((e: { id: string }) => e.id), [made[1].id]);
-  assertEquals(desc.pagination, { page: 2, limit: 1, total: 3, totalPages: 3 });
+  assertEquals(desc.pagination, { page: 2, limit: 1, total: 3, totalPages: 3, totalExact: true });
   // The viewer sees only the shared category's entries.
   const asViewer = await call(t, u.viewer, "GET", `/v1/vault/entries?q=${tag}`);
   assertEquals(asViewer.pagination.total, 2);

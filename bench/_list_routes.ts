@@ -1,0 +1,260 @@
+/**
+ * Every list route at a shop's size (issue 23 item 2): each `GET` whose answer is a page
+ * (taken from the server's own OpenAPI document, so a new list is measured without being
+ * listed here), its default page and then each documented filter alone, with a realistic value
+ * from the seeded shop (a busy account, a hot product, the last 30 days, a common status).
+ * Each case is sent once to read its status and `pagination.total`, then loaded with wrk at
+ * BENCH_CONCURRENCY clients for BENCH_LIST_SECONDS (default 2). The page statement of each
+ * case is captured in-process (the same app on a logging connection) and explained with its
+ * values, and the plan's scans are summarised next to the figures.
+ */
+import { Kysely } from "kysely";
+import postgres from "postgres";
+import type { CompiledQuery } from "kysely";
+import { createDeps } from "../app/create_deps.ts";
+import { loadConfig } from "../app/config.ts";
+import type { Database } from "../app/db/database.ts";
+import { isPageQuery } from "../app/db/pagination.ts";
+import { createMemoryLogger } from "../app/logger.ts";
+import { createAppWithRoutes } from "../server/app.ts";
+import { PostgresDialect } from "../app/db/postgres_dialect.ts";
+import { JWT_SECRET } from "./_db.ts";
+import type { ScaleSamples } from "./_scale_seed.ts";
+import { CONCURRENCY, WRK_THREADS } from "./_settings.ts";
+import { runWrk } from "./_wrk.ts";
+
+export const LIST_SECONDS = Number(Deno.env.get("BENCH_LIST_SECONDS") ?? 2);
+
+export interface ListCase {
+  route: string;
+  /** `default` or `name=value` of the one filter. */
+  filter: string;
+  path: string;
+}
+
+export interface ListMeasurement extends ListCase {
+  status: number;
+  rows: number | null;
+  totalExact: boolean | null;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  plan: string;
+}
+
+type Schema = { type?: string; format?: string; enum?: string[]; anyOf?: Schema[] };
+interface Parameter {
+  name: string;
+  in: string;
+  schema?: Schema;
+}
+interface OpenApi {
+  paths: Record<string, Record<string, { parameters?: Parameter[]; responses?: unknown }>>;
+}
+
+/** The search term a clerk would type on each list (by its first path segment). */
+const SEARCH_TERMS: Record<string, string> = {
+  products: "vintage bass",
+  accounts: "smith",
+  members: "alex",
+  transactions: "gibson",
+  "audit-log": "completed",
+  "repair-tickets": "guitar",
+  rentals: "smith",
+  suppliers: "supplier 1",
+  "lesson-sessions": "alex",
+  enrollments: "alex",
+};
+
+/** The common value of each enum filter (the heavy case: most rows have it). */
+const COMMON_VALUES = [
+  "complete",
+  "active",
+  "attended",
+  "picked_up",
+  "in_stock",
+  "sale",
+  "standard",
+  "open",
+  "closed",
+];
+
+const PAGING = new Set(["page", "limit", "sort", "order"]);
+
+function day(offsetDays: number): string {
+  return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The value one filter gets, or undefined when the shop has nothing meaningful for it. */
+function filterValue(
+  route: string,
+  parameter: Parameter,
+  samples: ScaleSamples,
+): string | undefined {
+  const schema = parameter.schema?.anyOf?.[0] ?? parameter.schema ?? {};
+  const name = parameter.name;
+  const segment = route.split("/")[2] ?? "";
+  const bySample: Record<string, string> = {
+    accountId: samples.accountId,
+    memberId: samples.memberId,
+    productId: samples.productId,
+    supplierId: samples.supplierId,
+    categoryId: samples.categoryId,
+    instructorId: samples.instructorId,
+    lessonTypeId: samples.lessonTypeId,
+    slotId: samples.slotId,
+    enrollmentId: samples.enrollmentId,
+    locationId: samples.locationId,
+    registerId: samples.registerId,
+    drawerSessionId: samples.drawerSessionId,
+    parentId: samples.categoryId,
+    serialNumber: samples.serialNumber,
+  };
+  if (name === "q") return SEARCH_TERMS[segment] ?? "new";
+  if (name === "itemSearch") return "gibson";
+  if (name === "action") return "pos.transaction_completed";
+  if (name === "entityType") return schema.enum ? schema.enum[0] : "transaction";
+  if (name === "dayOfWeek") return "2";
+  if (name === "from") return schema.format === "date-time" ? `${day(-30)}T00:00:00Z` : day(-30);
+  if (name === "to") return schema.format === "date-time" ? `${day(1)}T00:00:00Z` : day(1);
+  if (bySample[name]) return bySample[name];
+  if (schema.enum) {
+    if (schema.enum.includes("true")) return "true";
+    return COMMON_VALUES.find((value) => schema.enum!.includes(value)) ?? schema.enum[0];
+  }
+  if (schema.format === "uuid") return crypto.randomUUID();
+  if (name === "condition") return "good";
+  if (name === "itemCategory") return "guitar";
+  return undefined;
+}
+
+/** The path ids of nested lists: the record whose children are listed. */
+function withPathIds(route: string, samples: ScaleSamples): string | undefined {
+  const ids: Record<string, string> = {
+    products: route.endsWith("/units") ? samples.serializedProductId : samples.productId,
+    accounts: samples.accountId,
+    members: samples.memberId,
+    instructors: samples.instructorId,
+    drawers: samples.drawerSessionId,
+    "repair-tickets": samples.repairTicketId,
+  };
+  if (!route.includes("{")) return route;
+  const id = ids[route.split("/")[2] ?? ""];
+  return id ? route.replace(/\{[^}]+\}/, id) : undefined;
+}
+
+/** Every list route of the API and its filters, with the values above. */
+export function listCases(openapi: OpenApi, samples: ScaleSamples): ListCase[] {
+  const cases: ListCase[] = [];
+  for (const [route, operations] of Object.entries(openapi.paths)) {
+    const get = operations.get;
+    if (!get || !JSON.stringify(get.responses ?? {}).includes("totalPages")) continue;
+    const base = withPathIds(route, samples);
+    if (!base) continue;
+    cases.push({ route, filter: "default", path: base });
+    for (const parameter of get.parameters ?? []) {
+      if (parameter.in !== "query" || PAGING.has(parameter.name)) continue;
+      const value = filterValue(route, parameter, samples);
+      if (value === undefined) continue;
+      const filter = `${parameter.name}=${value}`;
+      cases.push({
+        route,
+        filter: filter.length > 40 ? `${filter.slice(0, 37)}...` : filter,
+        path: `${base}?${parameter.name}=${encodeURIComponent(value)}`,
+      });
+    }
+  }
+  return cases;
+}
+
+/** The in-process app on a connection that logs every statement (for the plans). */
+export class PlanCapture {
+  readonly #captured: CompiledQuery[] = [];
+  readonly #db: Kysely<Database>;
+  readonly #app: ReturnType<typeof createAppWithRoutes>["app"];
+
+  constructor(databaseUrl: string, dataDir: string) {
+    this.#db = new Kysely<Database>({
+      dialect: new PostgresDialect({
+        postgres: postgres(databaseUrl, { max: 2, onnotice: () => {} }),
+      }),
+      log: (event) => {
+        if (event.level === "query") this.#captured.push(event.query);
+      },
+    });
+    const deps = createDeps({
+      config: loadConfig({ APP_ENV: "test", JWT_SECRET, DATA_DIR: dataDir }),
+      db: this.#db,
+      dbKind: "postgres",
+      logger: createMemoryLogger(),
+    });
+    this.#app = createAppWithRoutes(deps).app;
+  }
+
+  /** The scans of the page statement `path` runs (e.g. `Index Scan transactions_created_idx`). */
+  async planOf(path: string, token: string): Promise<string> {
+    this.#captured.length = 0;
+    const res = await this.#app.request(path, { headers: { Authorization: `Bearer ${token}` } });
+    await res.body?.cancel();
+    const page = this.#captured.find((q) => isPageQuery(q.sql)) ??
+      this.#captured.at(-1);
+    if (!page) return "(no statement)";
+    const { rows } = await this.#db.executeQuery<{ "QUERY PLAN": string }>({
+      ...page,
+      sql: `EXPLAIN (COSTS OFF) ${page.sql}`,
+    });
+    const scans = new Set<string>();
+    for (const { "QUERY PLAN": line } of rows) {
+      const match =
+        /(Seq Scan|Index Only Scan|Index Scan Backward|Index Scan|Bitmap Index Scan)(?: using| on)? (\S+)/
+          .exec(line);
+      if (match) scans.add(`${match[1] === "Seq Scan" ? "SEQ " : ""}${match[2]}`);
+    }
+    return [...scans].slice(0, 4).join(", ");
+  }
+
+  async close(): Promise<void> {
+    await this.#db.destroy();
+  }
+}
+
+/** Measures every case against the server at `baseUrl` (wrk), with its plan. */
+export async function measureListCases(options: {
+  wrk: string;
+  baseUrl: string;
+  token: string;
+  cases: readonly ListCase[];
+  plans: PlanCapture;
+  log?: (line: string) => void;
+}): Promise<ListMeasurement[]> {
+  const results: ListMeasurement[] = [];
+  const headers = { Authorization: `Bearer ${options.token}` };
+  for (const item of options.cases) {
+    const res = await fetch(options.baseUrl + item.path, { headers });
+    const body = await res.json().catch(() => ({}));
+    const load = await runWrk({
+      wrk: options.wrk,
+      baseUrl: options.baseUrl,
+      requests: [{ path: item.path, headers }],
+      concurrency: CONCURRENCY,
+      threads: WRK_THREADS,
+      seconds: LIST_SECONDS,
+    });
+    const measured: ListMeasurement = {
+      ...item,
+      status: res.status,
+      rows: typeof body?.pagination?.total === "number" ? body.pagination.total : null,
+      totalExact: body?.pagination?.totalExact ?? null,
+      reqPerSec: Math.round(load.requestsPerSecond),
+      p50Ms: load.p50Ms,
+      p99Ms: load.p99Ms,
+      plan: await options.plans.planOf(item.path, options.token).catch((e) => `(${e.message})`),
+    };
+    options.log?.(
+      `  ${measured.route} ${measured.filter}: ${measured.status}, ${measured.rows} rows, ` +
+        `p50 ${measured.p50Ms} ms, p99 ${measured.p99Ms} ms`,
+    );
+    results.push(measured);
+  }
+  return results;
+}

@@ -1,0 +1,180 @@
+/**
+ * `BENCH_SCALE=small|shop10y deno task bench`: every list route at a shop's size
+ * (`_list_routes.ts`) on a database seeded by `_scale_seed.ts`. `shop10y` measures the small
+ * setting first, then the large one, and prints them side by side: each case's p99 at the large
+ * size must stay under 50 ms, and its p50 within 2× the small size's.
+ *
+ * BENCH_SCALE_DATABASE_URL measures an already seeded database instead (of the one scale
+ * named, seeded by an earlier run with BENCH_SCALE_KEEP=1, which keeps its database and prints
+ * its URL); without BENCH_SCALE, the scenarios run over it (`_db.ts`). BENCH_LIST_ONLY limits
+ * the routes (text their path contains, `a,b` for either).
+ */
+import { openDatabase } from "../app/db/connect.ts";
+import { migrateToLatest } from "../app/db/migrate.ts";
+import { runSeeds } from "../app/seed.ts";
+import { PERMISSIONS } from "../domain/auth/permissions.ts";
+import { createBenchDatabase, EXISTING_DATABASE_URL, seedContext } from "./_db.ts";
+import { listCases, type ListMeasurement, measureListCases, PlanCapture } from "./_list_routes.ts";
+import { startServer, stop } from "./_processes.ts";
+import { type ScaleName, scaleSamples, seedScale } from "./_scale_seed.ts";
+import { CONCURRENCY, ROOT } from "./_settings.ts";
+
+const P99_TARGET_MS = 50;
+const P50_GROWTH_LIMIT = 2;
+const ONLY = Deno.env.get("BENCH_LIST_ONLY");
+
+async function measureAt(scale: ScaleName, wrk: string): Promise<ListMeasurement[]> {
+  const existing = EXISTING_DATABASE_URL;
+  const database = await createBenchDatabase();
+  const keep = Deno.env.get("BENCH_SCALE_KEEP") === "1";
+  const dataDir = await Deno.makeTempDir({ prefix: "shop-bench-scale-" });
+  const children: Deno.ChildProcess[] = [];
+  let plans: PlanCapture | undefined;
+  try {
+    const handle = await openDatabase({ databaseUrl: database.url, poolSize: 4 });
+    let token: string;
+    let samples;
+    try {
+      if (!existing) {
+        console.log(`seeding ${scale} into ${database.name} ...`);
+        await migrateToLatest(handle.db);
+        await runSeeds(handle.db);
+        samples = await seedScale(handle.db, scale);
+      } else {
+        samples = await scaleSamples(handle.db, scale);
+      }
+      ({ token } = await seedContext(handle.db, dataDir).createUser(PERMISSIONS.map((p) => p.id)));
+    } finally {
+      await handle.close();
+    }
+    const server = await startServer(database.url, children);
+    const openapi = await (await fetch(`${server.baseUrl}/v1/openapi.json`)).json();
+    const cases = listCases(openapi, samples).filter((c) =>
+      !ONLY || ONLY.split(",").some((part) => c.route.includes(part.trim()))
+    );
+    console.log(`measuring ${cases.length} list cases at ${scale} ...`);
+    plans = new PlanCapture(database.url, dataDir);
+    return await measureListCases({
+      wrk,
+      baseUrl: server.baseUrl,
+      token,
+      cases,
+      plans,
+      log: console.log,
+    });
+  } finally {
+    await plans?.close();
+    for (const child of children) await stop(child);
+    if (keep && !existing) console.log(`kept ${database.url}`);
+    else await database.drop();
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  }
+}
+
+export interface ScaleRow {
+  route: string;
+  filter: string;
+  rows: number | null;
+  totalExact: boolean | null;
+  status: number;
+  small?: { p50Ms: number; p99Ms: number; reqPerSec: number };
+  large?: { p50Ms: number; p99Ms: number; reqPerSec: number };
+  plan: string;
+  /** p99 under 50 ms at the largest size measured, and (with both) p50 within 2× small's. */
+  met: boolean;
+}
+
+function combine(small: ListMeasurement[], large: ListMeasurement[] | undefined): ScaleRow[] {
+  const key = (m: ListMeasurement) => `${m.route} ${m.filter.split("=")[0]}`;
+  const largeBy = new Map((large ?? []).map((m) => [key(m), m]));
+  return small.map((s) => {
+    const l = largeBy.get(key(s));
+    const last = l ?? s;
+    const figures = (m: ListMeasurement) => ({
+      p50Ms: m.p50Ms,
+      p99Ms: m.p99Ms,
+      reqPerSec: m.reqPerSec,
+    });
+    const met = last.status === 200 && last.p99Ms < P99_TARGET_MS &&
+      (!l || l.p50Ms <= P50_GROWTH_LIMIT * s.p50Ms);
+    return {
+      route: s.route,
+      filter: s.filter.split("=")[0]!,
+      rows: last.rows,
+      totalExact: last.totalExact,
+      status: last.status,
+      small: figures(s),
+      large: l ? figures(l) : undefined,
+      plan: last.plan,
+      met,
+    };
+  });
+}
+
+function printTable(rows: ScaleRow[], scale: ScaleName): void {
+  const header = scale === "shop10y"
+    ? [
+      "route",
+      "filter",
+      "rows",
+      "small p50",
+      "small p99",
+      "large p50",
+      "large p99",
+      "×p50",
+      "ok",
+      "plan (large)",
+    ]
+    : ["route", "filter", "rows", "p50", "p99", "ok", "plan"];
+  const lines = rows.map((r) => {
+    const rowsText = r.rows === null
+      ? `(${r.status})`
+      : `${r.totalExact === false ? "~" : ""}${r.rows}`;
+    const common = [r.route, r.filter, rowsText];
+    if (scale === "shop10y") {
+      const growth = r.large && r.small ? (r.large.p50Ms / r.small.p50Ms).toFixed(2) : "";
+      return [
+        ...common,
+        String(r.small?.p50Ms ?? ""),
+        String(r.small?.p99Ms ?? ""),
+        String(r.large?.p50Ms ?? ""),
+        String(r.large?.p99Ms ?? ""),
+        growth,
+        r.met ? "yes" : "NO",
+        r.plan,
+      ];
+    }
+    return [
+      ...common,
+      String(r.small?.p50Ms),
+      String(r.small?.p99Ms),
+      r.met ? "yes" : "NO",
+      r.plan,
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) =>
+    cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i]!)).join("  ");
+  console.log(`\nList routes at ${scale}, ${CONCURRENCY} clients (ms; ~ = estimated total)`);
+  console.log(format(header));
+  for (const line of lines) console.log(format(line));
+  const failed = rows.filter((r) => !r.met).length;
+  console.log(`${rows.length - failed} of ${rows.length} cases meet the targets`);
+}
+
+export async function runScaleBench(scale: ScaleName, wrk: string): Promise<void> {
+  const reuse = Boolean(EXISTING_DATABASE_URL);
+  const small = await measureAt(reuse && scale === "shop10y" ? "shop10y" : "small", wrk);
+  const large = scale === "shop10y" && !reuse ? await measureAt("shop10y", wrk) : undefined;
+  const rows = combine(small, large);
+  printTable(rows, reuse ? "small" : scale);
+  await Deno.mkdir(`${ROOT}bench/results`, { recursive: true });
+  await Deno.writeTextFile(
+    `${ROOT}bench/results/scale-${scale}.json`,
+    JSON.stringify(
+      { scale, concurrency: CONCURRENCY, at: new Date().toISOString(), rows },
+      null,
+      2,
+    ),
+  );
+}
