@@ -148,9 +148,9 @@ export async function seedScale(
         CASE WHEN i % 20 < 14 THEN 'standard' WHEN i % 20 < 17 THEN 'serialized'
              WHEN i % 20 = 17 THEN 'rental' WHEN i % 20 = 18 THEN 'consumable' ELSE 'repair' END,
         i % 20 = 18,
-        bench_id('cat' || (i % 50 + 1))::uuid,
+        bench_id('cat' || (mix(i) % 50 + 1))::uuid,
         ((i % 5000) + 99) / 100.0, ((i % 3000) + 50) / 100.0,
-        i % 20, 3, i % 25 <> 0,
+        mix(i + 7) % 20, 3, mix(i + 13) % 25 <> 0,
         now() - make_interval(days => ${DAYS} * i / ${P}),
         now()
       FROM generate_series(1, ${P}) i`,

@@ -9,6 +9,7 @@ import { sql, type Transaction } from "kysely";
 import { formatRentalNumber } from "../../domain/rentals/rental_status.ts";
 import type { RentalStatus } from "../../domain/rentals/rental_status.ts";
 import type { BillingInterval } from "../../domain/rentals/periods.ts";
+import { isAnyOf } from "../db/any_of.ts";
 import type { Database, Db } from "../db/database.ts";
 import {
   listKey,
@@ -264,25 +265,19 @@ export async function listRentals(
 ): Promise<Page<RentalView>> {
   let ids = db.selectFrom("rentals as r").select("r.id").where("r.deleted_at", "is", null);
   if (params.q) {
-    // Ids from each trigram index, then the rentals by their foreign-key indexes, united:
-    // an OR of the three would scan the rentals.
+    // Ids from each trigram index, as conditions on the rentals' foreign-key indexes
+    // (app/db/any_of.ts): a semi-join would scan the rentals.
     const pattern = likePattern(params.q);
-    const byAccount = db.selectFrom("rentals as r1").select("r1.id").where(
-      "r1.account_id",
-      "in",
-      db.selectFrom("accounts").select("id").where("name", "ilike", pattern),
+    const accounts = db.selectFrom("accounts").select("id").where("name", "ilike", pattern);
+    const members = db.selectFrom("members").select("id").where("search", "ilike", pattern);
+    const units = db.selectFrom("units").select("id").where("serial_number", "ilike", pattern);
+    ids = ids.where((eb) =>
+      eb.or([
+        isAnyOf("r.account_id", accounts),
+        isAnyOf("r.member_id", members),
+        isAnyOf("r.unit_id", units),
+      ])
     );
-    const byMember = db.selectFrom("rentals as r2").select("r2.id").where(
-      "r2.member_id",
-      "in",
-      db.selectFrom("members").select("id").where("search", "ilike", pattern),
-    );
-    const bySerial = db.selectFrom("rentals as r3").select("r3.id").where(
-      "r3.unit_id",
-      "in",
-      db.selectFrom("units").select("id").where("serial_number", "ilike", pattern),
-    );
-    ids = ids.where("r.id", "in", byAccount.unionAll(byMember).unionAll(bySerial));
   }
   if (params.status) ids = ids.where("r.status", "=", params.status);
   if (params.accountId) ids = ids.where("r.account_id", "=", params.accountId);
@@ -297,7 +292,7 @@ export async function listRentals(
     // would be planned as a scan of every rental once a few hundred match.
     const pastDue = db.selectFrom("rental_charges").select("rental_id")
       .where("status", "=", "unpaid").where("due_date", "<", params.pastDueBefore);
-    ids = ids.where(sql<boolean>`r.id = ANY (ARRAY(${pastDue}))`);
+    ids = ids.where(isAnyOf("r.id", pastDue));
   }
   const order = pageOrder(params, {
     sortColumns: RENTAL_SORT_COLUMNS,

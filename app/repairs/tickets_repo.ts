@@ -6,6 +6,7 @@
  */
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { RepairStatus } from "../../domain/repairs/status_machine.ts";
+import { isAnyOf } from "../db/any_of.ts";
 import type { Database, Db } from "../db/database.ts";
 import {
   listKey,
@@ -233,7 +234,7 @@ const TICKET_SORT_COLUMNS: Record<string, string> = {
  * alone (which the indexes answer without reading rows: the ready-for-pickup shelf is an
  * index-only scan of `repair_tickets_status_idx`), and only the page's rows are read and joined
  * to their accounts. `q` matches the ticket's search text (number, item, serial) or its
- * account's name: ids from both trigram indexes, united, so the tickets are never scanned.
+ * account's name, each through its own index (see below), never a scan of the tickets.
  */
 export async function listTickets(
   db: Db,
@@ -242,20 +243,18 @@ export async function listTickets(
   let ids = db.selectFrom("repair_tickets as rt").select("rt.id")
     .where("rt.deleted_at", "is", null);
   if (params.q) {
+    // The accounts' ids first, as a condition on the tickets' account index (app/db/any_of.ts).
     const pattern = likePattern(params.q);
-    ids = ids.where(
-      "rt.id",
-      "in",
-      db.selectFrom("repair_tickets").select("repair_tickets.id")
-        .where("repair_tickets.search", "ilike", pattern)
-        .unionAll(
-          db.selectFrom("repair_tickets as r2").innerJoin(
-            "accounts as a2",
-            "a2.id",
-            "r2.account_id",
-          )
-            .select("r2.id").where("a2.name", "ilike", pattern),
-        ),
+    const accountIds = db.selectFrom("accounts as a2").select("a2.id").where(
+      "a2.name",
+      "ilike",
+      pattern,
+    );
+    ids = ids.where((eb) =>
+      eb.or([
+        eb("rt.search", "ilike", pattern),
+        isAnyOf("rt.account_id", accountIds),
+      ])
     );
   }
   if (params.status) ids = ids.where("rt.status", "=", params.status);
