@@ -46,6 +46,7 @@ type Schema = { type?: string; format?: string; enum?: string[]; anyOf?: Schema[
 interface Parameter {
   name: string;
   in: string;
+  required?: boolean;
   schema?: Schema;
 }
 interface OpenApi {
@@ -111,6 +112,11 @@ function filterValue(
     serialNumber: samples.serialNumber,
   };
   if (name === "q") return SEARCH_TERMS[segment] ?? "new";
+  // The files of an entity: the hot product's.
+  if (name === "entityType" && segment === "files") return "product";
+  if (name === "entityId" && segment === "files") return samples.productId;
+  // Storage folders are not seeded: a parent would be a made-up id (404).
+  if (name === "parentId" && segment === "storage") return undefined;
   if (name === "itemSearch") return "gibson";
   if (name === "action") return "pos.transaction_completed";
   if (name === "entityType") return schema.enum ? schema.enum[0] : "transaction";
@@ -149,18 +155,25 @@ export function listCases(openapi: OpenApi, samples: ScaleSamples): ListCase[] {
   for (const [route, operations] of Object.entries(openapi.paths)) {
     const get = operations.get;
     if (!get || !JSON.stringify(get.responses ?? {}).includes("totalPages")) continue;
-    const base = withPathIds(route, samples);
-    if (!base) continue;
+    const withIds = withPathIds(route, samples);
+    if (!withIds) continue;
+    // Required query parameters (the files of one entity) are part of every case.
+    const required = (get.parameters ?? []).filter((p) => p.in === "query" && p.required);
+    const requiredQuery = required.map((p) =>
+      `${p.name}=${encodeURIComponent(filterValue(route, p, samples) ?? "")}`
+    ).join("&");
+    const base = requiredQuery ? `${withIds}?${requiredQuery}` : withIds;
+    const join = requiredQuery ? "&" : "?";
     cases.push({ route, filter: "default", path: base });
     for (const parameter of get.parameters ?? []) {
-      if (parameter.in !== "query" || PAGING.has(parameter.name)) continue;
+      if (parameter.in !== "query" || PAGING.has(parameter.name) || parameter.required) continue;
       const value = filterValue(route, parameter, samples);
       if (value === undefined) continue;
       const filter = `${parameter.name}=${value}`;
       cases.push({
         route,
         filter: filter.length > 40 ? `${filter.slice(0, 37)}...` : filter,
-        path: `${base}?${parameter.name}=${encodeURIComponent(value)}`,
+        path: `${base}${join}${parameter.name}=${encodeURIComponent(value)}`,
       });
     }
   }
@@ -229,6 +242,17 @@ export async function measureListCases(options: {
 }): Promise<ListMeasurement[]> {
   const results: ListMeasurement[] = [];
   const headers = { Authorization: `Bearer ${options.token}` };
+  // A warm-up of the server (its first seconds JIT-compile the request path).
+  if (options.cases[0]) {
+    await runWrk({
+      wrk: options.wrk,
+      baseUrl: options.baseUrl,
+      requests: [{ path: options.cases[0].path, headers }],
+      concurrency: CONCURRENCY,
+      threads: WRK_THREADS,
+      seconds: 3,
+    });
+  }
   for (const item of options.cases) {
     const res = await fetch(options.baseUrl + item.path, { headers });
     const body = await res.json().catch(() => ({}));

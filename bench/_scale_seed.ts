@@ -116,6 +116,13 @@ export async function seedScale(
                  || substr(md5(key), 18, 15))::uuid'`,
     ],
 
+    // A multiplicative hash: a product's category, stock and state independent of its name.
+    [
+      "mix function",
+      `
+      CREATE OR REPLACE FUNCTION mix(n bigint) RETURNS bigint IMMUTABLE LANGUAGE sql AS
+        'SELECT ((n * 2654435761) % 4294967296) / 7'`,
+    ],
     [
       "locations, registers, categories, suppliers",
       `

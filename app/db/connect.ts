@@ -119,6 +119,9 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
       // touched again (postgres_dialect.ts); should its connection still be alive, the server
       // ends it rather than keep its locks.
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      // JIT compiles any statement planned above 100,000 (a page over a million rows, whose
+      // LIMIT stops it early): tens of milliseconds that a page never pays back.
+      jit: "off",
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     },
     types: {

@@ -186,7 +186,7 @@ export async function pageTotal(
 }
 
 /** The planner's estimate of the rows `unpaged` returns (`EXPLAIN`, no execution). */
-async function estimatedRows(unpaged: AnySelect): Promise<number> {
+export async function estimatedRows(unpaged: AnySelect): Promise<number> {
   const [row] = await rowsOf(unpaged).explain("json") as Array<Record<string, unknown>>;
   let plan = row?.["QUERY PLAN"];
   if (typeof plan === "string") plan = JSON.parse(plan);

@@ -6,7 +6,8 @@
  */
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
-import { paginate } from "../db/pagination.ts";
+import { isAnyOf } from "../db/any_of.ts";
+import { estimatedRows, paginate } from "../db/pagination.ts";
 import { hasRow, isoString, isoStringOrNull } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { TransactionStatus, TransactionTable, TransactionType } from "./pos_tables.ts";
@@ -231,13 +232,25 @@ export interface TransactionFilters {
 }
 
 /**
+ * Lines matching a search term above which `q` walks the transactions in their order rather
+ * than uniting every match first (see `listTransactions`).
+ */
+const COMMON_TERM_LINES = 5_000;
+
+/**
  * One query per page. `itemSearch` is an EXISTS over the transaction's items with an ILIKE
  * on `description`, served by the trigram GIN index `transaction_items_description_trgm_idx`.
  * `q` matches the transaction number (exactly, digits with an optional `#`), any line's
- * description (same index) or the account's name (`accounts_name_trgm`): a union of ids,
- * each branch served by its index.
+ * description (same index) or the account's name (`accounts_name_trgm`), in one of two forms
+ * chosen by the planner's estimate of the matching lines:
+ *  - a rare term (the usual search for a sale): a union of ids, each branch served by its
+ *    index, so a few matches among a million sales are found without reading the others;
+ *  - a common term ("strings", a best-selling brand: a fifth of all sales): the union would
+ *    hash hundreds of thousands of ids (over a second at a million sales), so the page walks
+ *    the transactions in their sort order, checking each one's lines (EXISTS) and account,
+ *    and stops after the page (and the capped count after 10,001 matches).
  */
-export function listTransactions(db: Db, params: ListParams & TransactionFilters) {
+export async function listTransactions(db: Db, params: ListParams & TransactionFilters) {
   let query = db.selectFrom("transactions").selectAll("transactions");
   if (params.accountId) query = query.where("account_id", "=", params.accountId);
   if (params.status) query = query.where("status", "=", params.status);
@@ -262,17 +275,32 @@ export function listTransactions(db: Db, params: ListParams & TransactionFilters
   if (params.q) {
     const pattern = likePattern(params.q);
     const number = /^#?\d{1,15}$/.test(params.q) ? Number(params.q.replace("#", "")) : undefined;
-    query = query.where("transactions.id", "in", (eb) => {
-      const byItem = eb.selectFrom("transaction_items as qi").select("qi.transaction_id as id")
-        .where("qi.description", "ilike", pattern);
-      const byAccount = eb.selectFrom("transactions as qa")
-        .innerJoin("accounts as qacc", "qacc.id", "qa.account_id").select("qa.id as id")
-        .where("qacc.name", "ilike", pattern);
-      const matches = byItem.union(byAccount);
-      return number === undefined ? matches : matches.union(
-        eb.selectFrom("transactions as qn").select("qn.id as id").where("qn.number", "=", number),
+    const matchingLines = db.selectFrom("transaction_items as qi")
+      .select("qi.transaction_id as id").where("qi.description", "ilike", pattern);
+    const accounts = db.selectFrom("accounts as qacc").select("qacc.id")
+      .where("qacc.name", "ilike", pattern);
+    if (await estimatedRows(matchingLines) > COMMON_TERM_LINES) {
+      query = query.where((eb) =>
+        eb.or([
+          eb.exists(
+            eb.selectFrom("transaction_items as qi").select(sql`1`.as("one"))
+              .whereRef("qi.transaction_id", "=", "transactions.id")
+              .where("qi.description", "ilike", pattern),
+          ),
+          isAnyOf("transactions.account_id", accounts),
+          ...(number === undefined ? [] : [eb("transactions.number", "=", number)]),
+        ])
       );
-    });
+    } else {
+      query = query.where("transactions.id", "in", (eb) => {
+        const byAccount = eb.selectFrom("transactions as qa").select("qa.id as id")
+          .where("qa.account_id", "in", accounts);
+        const matches = matchingLines.union(byAccount);
+        return number === undefined ? matches : matches.union(
+          eb.selectFrom("transactions as qn").select("qn.id as id").where("qn.number", "=", number),
+        );
+      });
+    }
   }
   return paginate(query, params, {
     sortColumns: {
