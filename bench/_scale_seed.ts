@@ -65,6 +65,20 @@ export function scaleFromEnv(): ScaleName | undefined {
   return value;
 }
 
+/**
+ * The name of catalogue product `i` (SQL over a column `i`): brand × finish × kind (20 × 10 ×
+ * 20) with a model number, so "vintage bass" matches 1 product in 200.
+ */
+export const PRODUCT_NAME = `
+        (ARRAY['Fender','Gibson','Yamaha','Ibanez','Martin','Taylor','Roland','Korg','Shure',
+               'Boss','Ernie Ball','Addario','Zildjian','Pearl','Selmer','Conn','Bach','Casio',
+               'Epiphone','Gretsch'])[i % 20 + 1] || ' ' ||
+        (ARRAY['Deluxe','Standard','Classic','Pro','Studio','Vintage','Custom','Junior','Elite',
+               'Player'])[(i / 400) % 10 + 1] || ' ' ||
+        (ARRAY['Guitar','Bass','Amplifier','Strings','Pick','Cable','Drum','Cymbal','Keyboard',
+               'Microphone','Pedal','Stand','Case','Strap','Tuner','Trumpet','Saxophone',
+               'Clarinet','Violin','Ukulele'])[(i / 20) % 20 + 1] || ' ' || (i % 997)::text`;
+
 const DAYS = 3650;
 const REGISTERS = 6;
 const SLOTS = 100;
@@ -143,14 +157,7 @@ export async function seedScale(
       INSERT INTO products (id, name, sku, type, is_consumable, category_id, price, cost,
         qty_on_hand, reorder_point, is_active, created_at, updated_at)
       SELECT bench_id('p' || i)::uuid,
-        (ARRAY['Fender','Gibson','Yamaha','Ibanez','Martin','Taylor','Roland','Korg','Shure',
-               'Boss','Ernie Ball','Addario','Zildjian','Pearl','Selmer','Conn','Bach','Casio',
-               'Epiphone','Gretsch'])[i % 20 + 1] || ' ' ||
-        (ARRAY['Deluxe','Standard','Classic','Pro','Studio','Vintage','Custom','Junior','Elite',
-               'Player'])[(i / 400) % 10 + 1] || ' ' ||
-        (ARRAY['Guitar','Bass','Amplifier','Strings','Pick','Cable','Drum','Cymbal','Keyboard',
-               'Microphone','Pedal','Stand','Case','Strap','Tuner','Trumpet','Saxophone',
-               'Clarinet','Violin','Ukulele'])[(i / 20) % 20 + 1] || ' ' || (i % 997)::text,
+        ${PRODUCT_NAME},
         'SC-' || lpad(i::text, 7, '0'),
         CASE WHEN i % 20 < 14 THEN 'standard' WHEN i % 20 < 17 THEN 'serialized'
              WHEN i % 20 = 17 THEN 'rental' WHEN i % 20 = 18 THEN 'consumable' ELSE 'repair' END,

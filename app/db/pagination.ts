@@ -14,7 +14,7 @@
  * match), so a list found to exceed it is remembered with its estimate for a minute
  * (`LARGE_LISTS`): its next pages are one statement without a count.
  */
-import { CompiledQuery, type SelectQueryBuilder, sql } from "kysely";
+import { CompiledQuery, type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { ListParams } from "../schemas.ts";
 import type { Db } from "./database.ts";
 
@@ -232,6 +232,27 @@ export async function paginate<DB, TB extends keyof DB, O, T>(
   const plan = totalPlan(listKey(query));
   const rows = await pageQuery(query, params, options, plan).execute() as CountedRow<O>[];
   return toPage(rows, params, () => query, options.map, plan);
+}
+
+/**
+ * `paginate()` for lists whose page is chosen on one table's ids (counted and sorted on its
+ * indexes, without reading its rows) and whose rows are read, joined, for that page only:
+ * `readPage` gets the page of ids (select it `as` an alias, with its `__total`) and the order.
+ */
+export async function paginateByIds<Row extends { __total: number | string | null }, T>(
+  ids: AnySelect,
+  params: ListParams,
+  sort: Pick<PageOptions<unknown, unknown>, "sortColumns" | "nullableSorts" | "tieBreaker">,
+  readPage: (page: AnySelect, order: RawBuilder<unknown>) => Promise<Row[]>,
+  map: (row: Omit<Row, "__total">) => T,
+): Promise<Page<T>> {
+  const order = pageOrder(params, sort);
+  const plan = totalPlan(listKey(ids));
+  const page = ids.select(totalColumn(plan, ids)).orderBy(order)
+    .limit(params.limit).offset((params.page - 1) * params.limit);
+  const rows = await readPage(page, order);
+  const total = await pageTotal(rows, params, () => ids, plan);
+  return pageOf(rows.map(({ __total: _, ...row }) => map(row)), params, total);
 }
 
 /** Compiled SQL per query shape, for `paginateByShape()`: one map per list query. */

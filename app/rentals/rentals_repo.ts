@@ -11,15 +11,7 @@ import type { RentalStatus } from "../../domain/rentals/rental_status.ts";
 import type { BillingInterval } from "../../domain/rentals/periods.ts";
 import { isAnyOf } from "../db/any_of.ts";
 import type { Database, Db } from "../db/database.ts";
-import {
-  listKey,
-  type Page,
-  pageOf,
-  pageOrder,
-  pageTotal,
-  totalColumn,
-  totalPlan,
-} from "../db/pagination.ts";
+import { type Page, paginateByIds } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 
@@ -294,29 +286,15 @@ export async function listRentals(
       .where("status", "=", "unpaid").where("due_date", "<", params.pastDueBefore);
     ids = ids.where(isAnyOf("r.id", pastDue));
   }
-  const order = pageOrder(params, {
-    sortColumns: RENTAL_SORT_COLUMNS,
-    nullableSorts: ["dueDate"],
-    tieBreaker: "r.id",
-  });
-  const plan = totalPlan(listKey(ids));
-  const page = ids.select(totalColumn(plan, ids)).orderBy(order)
-    .limit(params.limit).offset((params.page - 1) * params.limit);
-  const rows = await db.selectFrom(page.as("pg"))
-    .innerJoin("rentals as r", "r.id", "pg.id")
-    .innerJoin("accounts as acc", "acc.id", "r.account_id")
-    .innerJoin("products as p", "p.id", "r.product_id")
-    .innerJoin("units as u", "u.id", "r.unit_id")
-    .select([
-      ...RENTAL_COLUMNS,
-      "acc.name as account_name",
-      "p.name as product_name",
-      "u.serial_number",
-      "pg.__total",
-    ])
-    .orderBy(order).execute();
-  const total = await pageTotal(rows, params, () => ids, plan);
-  return pageOf(rows.map(({ __total: _, ...row }) => toView(row as never)), params, total);
+  return await paginateByIds(
+    ids,
+    params,
+    { sortColumns: RENTAL_SORT_COLUMNS, nullableSorts: ["dueDate"], tieBreaker: "r.id" },
+    (page, order) =>
+      rentalViews(db).innerJoin(page.as("pg"), "pg.id", "r.id").select("pg.__total")
+        .orderBy(order).execute(),
+    (row) => toView(row as never),
+  );
 }
 
 export interface RentalChanges {

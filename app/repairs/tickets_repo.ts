@@ -8,15 +8,7 @@ import { type Selectable, sql, type Transaction } from "kysely";
 import type { RepairStatus } from "../../domain/repairs/status_machine.ts";
 import { isAnyOf } from "../db/any_of.ts";
 import type { Database, Db } from "../db/database.ts";
-import {
-  listKey,
-  type Page,
-  pageOf,
-  pageOrder,
-  pageTotal,
-  totalColumn,
-  totalPlan,
-} from "../db/pagination.ts";
+import { type Page, paginateByIds } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { ApprovalMethod, RepairTicketTable } from "./repairs_tables.ts";
@@ -264,21 +256,19 @@ export async function listTickets(
   if (params.serialNumber) {
     ids = ids.where(sql`lower(rt.serial_number)`, "=", params.serialNumber.toLowerCase());
   }
-  const order = pageOrder(params, {
-    sortColumns: TICKET_SORT_COLUMNS,
-    nullableSorts: ["dueDate"],
-    tieBreaker: "rt.id",
-  });
-  const plan = totalPlan(listKey(ids));
-  const page = ids.select(totalColumn(plan, ids)).orderBy(order)
-    .limit(params.limit).offset((params.page - 1) * params.limit);
-  const rows = await db.selectFrom(page.as("p"))
-    .innerJoin("repair_tickets as rt", "rt.id", "p.id")
-    .innerJoin("accounts as acc", "acc.id", "rt.account_id")
-    .select([...TICKET_COLUMNS, "acc.name as account_name", "p.__total"])
-    .orderBy(order).execute();
-  const total = await pageTotal(rows, params, () => ids, plan);
-  return pageOf(rows.map(({ __total: _, ...row }) => toView(row)), params, total);
+  type Row = TicketRow & { account_name: string; __total: number | null };
+  return await paginateByIds<Row, TicketView>(
+    ids,
+    params,
+    { sortColumns: TICKET_SORT_COLUMNS, nullableSorts: ["dueDate"], tieBreaker: "rt.id" },
+    (page, order) =>
+      db.selectFrom(page.as("p"))
+        .innerJoin("repair_tickets as rt", "rt.id", "p.id")
+        .innerJoin("accounts as acc", "acc.id", "rt.account_id")
+        .select([...TICKET_COLUMNS, "acc.name as account_name", "p.__total"])
+        .orderBy(order).execute() as Promise<Row[]>,
+    toView,
+  );
 }
 
 export interface TicketChanges {

@@ -8,6 +8,7 @@
 import { sql } from "kysely";
 import { listProducts } from "../../app/inventory/products_repo.ts";
 import { productListQuery } from "../../app/inventory/inventory_schemas.ts";
+import { PRODUCT_NAME } from "../_scale_seed.ts";
 import { pgbenchFor } from "../_sql.ts";
 import type { Scenario } from "./_scenario.ts";
 
@@ -26,15 +27,7 @@ export const productsSearch: Scenario<{ token: string }> = {
     await sql`
       INSERT INTO products (id, name, sku, upc, type, is_consumable, price, cost, reorder_point,
         created_at, updated_at)
-      SELECT gen_random_uuid(),
-        (ARRAY['Fender','Gibson','Yamaha','Ibanez','Martin','Taylor','Roland','Korg','Shure',
-               'Boss','Ernie Ball','Addario','Zildjian','Pearl','Selmer','Conn','Bach','Casio',
-               'Epiphone','Gretsch'])[i % 20 + 1] || ' ' ||
-        (ARRAY['Deluxe','Standard','Classic','Pro','Studio','Vintage','Custom','Junior','Elite',
-               'Player'])[(i / 400) % 10 + 1] || ' ' ||
-        (ARRAY['Guitar','Bass','Amplifier','Strings','Pick','Cable','Drum','Cymbal','Keyboard',
-               'Microphone','Pedal','Stand','Case','Strap','Tuner','Trumpet','Saxophone',
-               'Clarinet','Violin','Ukulele'])[(i / 20) % 20 + 1] || ' ' || (i % 997)::text,
+      SELECT gen_random_uuid(), ${sql.raw(PRODUCT_NAME)},
         'SKU-' || lpad(i::text, 6, '0'),
         lpad(((i::bigint * 7919) % 1000000000000)::text, 12, '0'),
         (ARRAY['standard','standard','standard','serialized','rental','consumable'])[i % 6 + 1],
