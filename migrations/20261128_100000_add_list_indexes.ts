@@ -11,7 +11,7 @@ import { type Kysely, sql } from "kysely";
  *  - stock receipts by receipt date (their default order) and by invoice number (`q`);
  *  - products of a category by name (replaces products_category_idx, which it covers);
  *  - members by last name and id (their default order: the name alone left 7,500 ties);
- *  - members by full name (the enrollments' `q`) and session notes (the sessions' `q`).
+ *  - members by full name (the enrollments' `q`), session and drawer notes (their lists' `q`).
  */
 const INDEXES: ReadonlyArray<[name: string, definition: string]> = [
   ["products_name_idx", "products (name, id) WHERE deleted_at IS NULL"],
@@ -32,6 +32,10 @@ const INDEXES: ReadonlyArray<[name: string, definition: string]> = [
   [
     "members_full_name_trgm_idx",
     "members USING gin (lower(first_name || ' ' || last_name) gin_trgm_ops)",
+  ],
+  [
+    "drawer_sessions_notes_trgm_idx",
+    "drawer_sessions USING gin (notes gin_trgm_ops) WHERE notes IS NOT NULL",
   ],
   [
     "lesson_sessions_notes_trgm_idx",

@@ -9,6 +9,7 @@
  * see it closed). See {@link lockDrawerSession} and {@link lockOpenSessions}.
  */
 import { type Selectable, sql, type Transaction } from "kysely";
+import { isAnyOf } from "../db/any_of.ts";
 import type { Database, Db } from "../db/database.ts";
 import { jsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
@@ -166,9 +167,8 @@ export function listDrawerSessions(db: Db, params: ListParams & DrawerFilters) {
     const pattern = likePattern(params.q);
     query = query.where((eb) =>
       eb.or([
-        eb(
+        isAnyOf(
           "register_id",
-          "in",
           eb.selectFrom("registers").select("id").where("name", "ilike", pattern),
         ),
         eb("notes", "ilike", pattern),
