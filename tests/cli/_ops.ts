@@ -10,6 +10,11 @@ import {
   removeDir,
   runOps,
 } from "../_helpers/processes.ts";
+import { testConfig } from "../_helpers/test_app.ts";
+import { createDeps } from "../../app/create_deps.ts";
+import { openDatabase } from "../../app/db/connect.ts";
+import type { AppDeps } from "../../app/deps.ts";
+import { createMemoryLogger } from "../../app/logger.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -40,6 +45,28 @@ export async function ops(
 }
 
 const DENO_LOCK_NOTE = /^Blocking waiting for file lock on [^\n]*\n/gm;
+
+/**
+ * Runs `work` with the app's dependencies over the data directory `dataDir`, opened directly
+ * (no server may hold it), then closes it: how these tests set up what `ops` then reads.
+ */
+export async function withDataDir<T>(
+  dataDir: string,
+  work: (deps: AppDeps) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
+  const handle = await openDatabase({ dataDir });
+  try {
+    return await work(createDeps({
+      config: testConfig(env),
+      db: handle.db,
+      dbKind: "embedded",
+      logger: createMemoryLogger(),
+    }));
+  } finally {
+    await handle.close();
+  }
+}
 
 export async function newPlace(prefix = "shop-ops-"): Promise<OpsPlace> {
   const dataDir = await Deno.makeTempDir({ prefix });

@@ -5,11 +5,7 @@
  */
 import { assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
 import { embeddedRunTest, removeDir } from "../_helpers/processes.ts";
-import { ops, type OpsPlace, preparedPlace } from "./_ops.ts";
-import { testConfig } from "../_helpers/test_app.ts";
-import { openDatabase } from "../../app/db/connect.ts";
-import { createDeps } from "../../app/create_deps.ts";
-import { createMemoryLogger } from "../../app/logger.ts";
+import { ops, type OpsPlace, preparedPlace, withDataDir } from "./_ops.ts";
 import { SYSTEM_ACTOR } from "../../app/actor.ts";
 import { createAccount } from "../../app/accounts/accounts.ts";
 import { createAccountBody } from "../../app/accounts/account_schemas.ts";
@@ -20,14 +16,11 @@ import { createRental } from "../../app/rentals/rentals.ts";
 
 let place: OpsPlace;
 
-async function chargeCount(): Promise<number> {
-  const handle = await openDatabase({ dataDir: place.dataDir });
-  try {
-    const rows = await handle.db.selectFrom("rental_charges").select("id").execute();
+function chargeCount(): Promise<number> {
+  return withDataDir(place.dataDir, async ({ db }) => {
+    const rows = await db.selectFrom("rental_charges").select("id").execute();
     return rows.length;
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 embeddedRunTest.beforeAll(async () => {
@@ -44,14 +37,7 @@ embeddedRunTest(
     assertEquals(nothing.code, 0, nothing.stderr);
     assertStringIncludes(nothing.stdout, "Nothing to bill through 2026-03-31: no active rental");
 
-    const handle = await openDatabase({ dataDir: place.dataDir });
-    try {
-      const deps = createDeps({
-        config: testConfig(),
-        db: handle.db,
-        dbKind: "embedded",
-        logger: createMemoryLogger(),
-      });
+    await withDataDir(place.dataDir, async (deps) => {
       const account = await createAccount(deps, createAccountBody.parse({ name: "Rental Family" }));
       const product = await createProduct(
         deps,
@@ -78,9 +64,7 @@ embeddedRunTest(
           rate: "25.00",
         });
       }
-    } finally {
-      await handle.close();
-    }
+    });
 
     const first = await ops(place, ["rentals", "bill", "--through", "2026-03-31"]);
     assertEquals(first.code, 0, first.stderr);

@@ -5,11 +5,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
 import { embeddedRunTest, removeDir } from "../_helpers/processes.ts";
-import { ops, opsAll, type OpsPlace, preparedPlace } from "./_ops.ts";
-import { testConfig } from "../_helpers/test_app.ts";
-import { openDatabase } from "../../app/db/connect.ts";
-import { createDeps } from "../../app/create_deps.ts";
-import { createMemoryLogger } from "../../app/logger.ts";
+import { ops, opsAll, type OpsPlace, preparedPlace, withDataDir } from "./_ops.ts";
 import type { Actor } from "../../app/actor.ts";
 import { createRegister } from "../../app/pos/registers.ts";
 import { closeDrawer, openDrawer } from "../../app/pos/drawers.ts";
@@ -25,15 +21,8 @@ let openSessionId: string;
 embeddedRunTest.beforeAll(async () => {
   place = await preparedPlace();
   dataDir = place.dataDir;
-  const handle = await openDatabase({ dataDir });
-  try {
-    const deps = createDeps({
-      config: testConfig(),
-      db: handle.db,
-      dbKind: "embedded",
-      logger: createMemoryLogger(),
-    });
-    const user = await handle.db.selectFrom("users").select(["id", "email"])
+  await withDataDir(dataDir, async (deps) => {
+    const user = await deps.db.selectFrom("users").select(["id", "email"])
       .executeTakeFirstOrThrow();
     const actor: Actor = {
       userId: user.id,
@@ -42,7 +31,7 @@ embeddedRunTest.beforeAll(async () => {
       permissions: new Set(["pos.admin", "pos.override"]),
     };
     const locationId = deps.ids.uuid();
-    await handle.db.insertInto("locations").values({
+    await deps.db.insertInto("locations").values({
       id: locationId,
       name: "Main Street",
       created_at: new Date(),
@@ -67,9 +56,7 @@ embeddedRunTest.beforeAll(async () => {
       registerId: register2.id,
       openingBalance: "10.00",
     })).id;
-  } finally {
-    await handle.close();
-  }
+  });
 });
 embeddedRunTest.afterAll(async () => {
   await removeDir(dataDir);

@@ -5,11 +5,7 @@
  */
 import { assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
 import { embeddedRunTest, removeDir } from "../_helpers/processes.ts";
-import { ops, type OpsPlace, preparedPlace } from "./_ops.ts";
-import { testConfig } from "../_helpers/test_app.ts";
-import { openDatabase } from "../../app/db/connect.ts";
-import { createDeps } from "../../app/create_deps.ts";
-import { createMemoryLogger } from "../../app/logger.ts";
+import { ops, type OpsPlace, preparedPlace, withDataDir } from "./_ops.ts";
 import { SYSTEM_ACTOR } from "../../app/actor.ts";
 import { createProductBody } from "../../app/inventory/inventory_schemas.ts";
 import { createProduct } from "../../app/inventory/products.ts";
@@ -20,14 +16,7 @@ const ids: Record<string, string> = {};
 
 embeddedRunTest.beforeAll(async () => {
   place = await preparedPlace();
-  const handle = await openDatabase({ dataDir: place.dataDir });
-  try {
-    const deps = createDeps({
-      config: testConfig(),
-      db: handle.db,
-      dbKind: "embedded",
-      logger: createMemoryLogger(),
-    });
+  await withDataDir(place.dataDir, async (deps) => {
     for (const [sku, upc] of [["TRP-1", "036000291452"], ["TRP-2", null]] as const) {
       const product = await createProduct(
         deps,
@@ -48,9 +37,7 @@ embeddedRunTest.beforeAll(async () => {
       });
       ids[`unit-${sku}`] = unit.id;
     }
-  } finally {
-    await handle.close();
-  }
+  });
 });
 embeddedRunTest.afterAll(async () => {
   await removeDir(place.dataDir);

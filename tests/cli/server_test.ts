@@ -11,8 +11,7 @@ import {
   type ServerProcess,
   startServer,
 } from "../_helpers/processes.ts";
-import { openDatabase } from "../../app/db/connect.ts";
-import { ops, type OpsPlace, preparedPlace } from "./_ops.ts";
+import { ops, type OpsPlace, preparedPlace, withDataDir } from "./_ops.ts";
 
 const OWNER = "owner@shop.test";
 const PASSWORD = "a long enough password";
@@ -25,13 +24,10 @@ let env: Record<string, string>;
 embeddedRunTest.beforeAll(async () => {
   place = await preparedPlace();
   // A shop with no user yet (the template has an admin): the first one registers.
-  const handle = await openDatabase({ dataDir: place.dataDir });
-  try {
-    await handle.db.deleteFrom("user_roles").execute();
-    await handle.db.deleteFrom("users").execute();
-  } finally {
-    await handle.close();
-  }
+  await withDataDir(place.dataDir, async ({ db }) => {
+    await db.deleteFrom("user_roles").execute();
+    await db.deleteFrom("users").execute();
+  });
   server = await startServer({ dataDir: place.dataDir });
   env = { PORT: new URL(server.url).port };
 });

@@ -5,25 +5,21 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
 import { embeddedRunTest, removeDir } from "../_helpers/processes.ts";
-import { testConfig } from "../_helpers/test_app.ts";
-import { openDatabase } from "../../app/db/connect.ts";
-import { createDeps } from "../../app/create_deps.ts";
-import { createMemoryLogger } from "../../app/logger.ts";
 import { createApp } from "../../server/app.ts";
-import { HAS_SCRIPT, ops, opsOnTerminal, type OpsPlace, preparedPlace } from "./_ops.ts";
+import {
+  HAS_SCRIPT,
+  ops,
+  opsOnTerminal,
+  type OpsPlace,
+  preparedPlace,
+  withDataDir,
+} from "./_ops.ts";
 
 let place: OpsPlace;
 
 /** Two students enrolled on Tuesdays from 2026-12-01 (set up through the API, in-process). */
-async function enrollStudents(dataDir: string, adminEmail: string): Promise<void> {
-  const handle = await openDatabase({ dataDir });
-  try {
-    const deps = createDeps({
-      config: testConfig({ DEV_BYPASS: "true" }),
-      db: handle.db,
-      dbKind: "embedded",
-      logger: createMemoryLogger(),
-    });
+function enrollStudents(dataDir: string, adminEmail: string): Promise<void> {
+  return withDataDir(dataDir, async (deps) => {
     const app = createApp(deps);
     const post = async (path: string, body: unknown) => {
       const response = await app.request(`/v1${path}`, {
@@ -66,9 +62,7 @@ async function enrollStudents(dataDir: string, adminEmail: string): Promise<void
         billingInterval: "monthly",
       });
     }
-  } finally {
-    await handle.close();
-  }
+  }, { DEV_BYPASS: "true" });
 }
 
 embeddedRunTest.beforeAll(async () => {

@@ -13,9 +13,8 @@ import {
   type ServerProcess,
   startServer,
 } from "../_helpers/processes.ts";
-import { openDatabase } from "../../app/db/connect.ts";
 import { hashSecret } from "../../app/auth/passwords.ts";
-import { HAS_SCRIPT, ops, type OpsPlace, preparedPlace } from "./_ops.ts";
+import { HAS_SCRIPT, ops, type OpsPlace, preparedPlace, withDataDir } from "./_ops.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const LOGIN_PASSWORD = "owner login password";
@@ -28,13 +27,10 @@ let env: Record<string, string>;
 
 embeddedRunTest.beforeAll(async () => {
   place = await preparedPlace();
-  const handle = await openDatabase({ dataDir: place.dataDir });
-  try {
-    await handle.db.updateTable("users").set({ password_hash: await hashSecret(LOGIN_PASSWORD, 4) })
+  await withDataDir(place.dataDir, async ({ db }) => {
+    await db.updateTable("users").set({ password_hash: await hashSecret(LOGIN_PASSWORD, 4) })
       .where("email", "=", place.adminEmail).execute();
-  } finally {
-    await handle.close();
-  }
+  });
   server = await startServer({ dataDir: place.dataDir, env: { VAULT_KDF_ITERATIONS: "600000" } });
   env = { PORT: new URL(server.url).port };
 });
