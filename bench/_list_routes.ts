@@ -8,16 +8,12 @@
  * case is captured in-process (the same app on a logging connection) and explained with its
  * values, and the plan's scans are summarised next to the figures.
  */
-import { Kysely } from "kysely";
-import postgres from "postgres";
-import type { CompiledQuery } from "kysely";
 import { createDeps } from "../app/create_deps.ts";
 import { loadConfig } from "../app/config.ts";
-import type { Database } from "../app/db/database.ts";
 import { isPageQuery } from "../app/db/pagination.ts";
 import { createMemoryLogger } from "../app/logger.ts";
 import { createAppWithRoutes } from "../server/app.ts";
-import { PostgresDialect } from "../app/db/postgres_dialect.ts";
+import { customPlan, TracingDatabase } from "../tests/_helpers/query_plans.ts";
 import { JWT_SECRET } from "./_db.ts";
 import type { ScaleSamples } from "./_scale_seed.ts";
 import { CONCURRENCY, WRK_THREADS } from "./_settings.ts";
@@ -182,22 +178,14 @@ export function listCases(openapi: OpenApi, samples: ScaleSamples): ListCase[] {
 
 /** The in-process app on a connection that logs every statement (for the plans). */
 export class PlanCapture {
-  readonly #captured: CompiledQuery[] = [];
-  readonly #db: Kysely<Database>;
+  readonly #traced: TracingDatabase;
   readonly #app: ReturnType<typeof createAppWithRoutes>["app"];
 
   constructor(databaseUrl: string, dataDir: string) {
-    this.#db = new Kysely<Database>({
-      dialect: new PostgresDialect({
-        postgres: postgres(databaseUrl, { max: 2, onnotice: () => {} }),
-      }),
-      log: (event) => {
-        if (event.level === "query") this.#captured.push(event.query);
-      },
-    });
+    this.#traced = new TracingDatabase(databaseUrl);
     const deps = createDeps({
       config: loadConfig({ APP_ENV: "test", JWT_SECRET, DATA_DIR: dataDir }),
-      db: this.#db,
+      db: this.#traced.db,
       dbKind: "postgres",
       logger: createMemoryLogger(),
     });
@@ -206,18 +194,14 @@ export class PlanCapture {
 
   /** The scans of the page statement `path` runs (e.g. `Index Scan transactions_created_idx`). */
   async planOf(path: string, token: string): Promise<string> {
-    this.#captured.length = 0;
-    const res = await this.#app.request(path, { headers: { Authorization: `Bearer ${token}` } });
-    await res.body?.cancel();
-    const page = this.#captured.find((q) => isPageQuery(q.sql)) ??
-      this.#captured.at(-1);
-    if (!page) return "(no statement)";
-    const { rows } = await this.#db.executeQuery<{ "QUERY PLAN": string }>({
-      ...page,
-      sql: `EXPLAIN (COSTS OFF) ${page.sql}`,
+    const statements = await this.#traced.queriesOf(async () => {
+      const res = await this.#app.request(path, { headers: { Authorization: `Bearer ${token}` } });
+      await res.body?.cancel();
     });
+    const page = statements.find((q) => isPageQuery(q.sql)) ?? statements.at(-1);
+    if (!page) return "(no statement)";
     const scans = new Set<string>();
-    for (const { "QUERY PLAN": line } of rows) {
+    for (const line of (await customPlan(this.#traced.db, page)).split("\n")) {
       const match =
         /(Seq Scan|Index Only Scan|Index Scan Backward|Index Scan|Bitmap Index Scan)(?: using| on)? (\S+)/
           .exec(line);
@@ -226,8 +210,8 @@ export class PlanCapture {
     return [...scans].slice(0, 4).join(", ");
   }
 
-  async close(): Promise<void> {
-    await this.#db.destroy();
+  close(): Promise<void> {
+    return this.#traced.close();
   }
 }
 

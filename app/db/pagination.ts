@@ -53,6 +53,9 @@ export interface PageOptions<O, T> {
   map: (row: O) => T;
 }
 
+/** What orders a page (the options without the row mapping). */
+type PageSort = Pick<PageOptions<unknown, unknown>, "sortColumns" | "nullableSorts" | "tieBreaker">;
+
 type CountedRow<O> = O & { __total: number | null };
 
 /** The rows of `unpaged` as a `SELECT 1 ...` without order, e.g. to count or estimate them. */
@@ -64,7 +67,7 @@ function rowsOf(unpaged: AnySelect): AnySelect {
  * The `__total` column of a page query: the rows of `unpaged` counted up to one past the cap.
  * An uncorrelated subquery, so PostgreSQL runs it once per statement (an InitPlan).
  */
-export function cappedTotal(unpaged: AnySelect) {
+function cappedTotal(unpaged: AnySelect) {
   const counted = rowsOf(unpaged).limit(EXACT_TOTAL_CAP + 1);
   return sql<number>`(SELECT count(*) FROM (${counted}) AS counted_rows)`.as("__total");
 }
@@ -94,7 +97,7 @@ function rememberLarge(key: string, estimate: number): void {
 }
 
 /** The key of `unpaged` in LARGE_LISTS: its rows' statement with its values. */
-export function listKey(unpaged: AnySelect): string {
+function listKey(unpaged: AnySelect): string {
   const compiled = rowsOf(unpaged).compile();
   return `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
 }
@@ -103,17 +106,17 @@ export function listKey(unpaged: AnySelect): string {
  * How a page gets its total: counted in its statement, or (a list known to be large, by its
  * `key` in LARGE_LISTS, e.g. {@link listKey}) its remembered estimate.
  */
-export interface TotalPlan {
+interface TotalPlan {
   key: string;
   estimate?: number;
 }
 
-export function totalPlan(key: string): TotalPlan {
+function totalPlan(key: string): TotalPlan {
   return { key, estimate: knownLarge(key) };
 }
 
 /** The `__total` column a page of `unpaged` selects under `plan`. */
-export function totalColumn(plan: TotalPlan, unpaged: AnySelect) {
+function totalColumn(plan: TotalPlan, unpaged: AnySelect) {
   return plan.estimate === undefined ? cappedTotal(unpaged) : UNCOUNTED;
 }
 
@@ -127,10 +130,7 @@ export function isPageQuery(sqlText: string): boolean {
 }
 
 /** The ORDER BY of a page: the sort field's column, then the tie-breaker, same direction. */
-export function pageOrder(
-  params: Pick<ListParams, "sort" | "order">,
-  options: Pick<PageOptions<unknown, unknown>, "sortColumns" | "nullableSorts" | "tieBreaker">,
-) {
+function pageOrder(params: Pick<ListParams, "sort" | "order">, options: PageSort) {
   const columns = options.sortColumns[params.sort];
   if (!columns) throw new Error(`No sort column for "${params.sort}"`);
   const direction = params.order === "desc" ? sql`DESC` : sql`ASC`;
@@ -141,10 +141,10 @@ export function pageOrder(
 }
 
 /** The page's query: its total column, the sort with its tie-breaker, the slice. */
-function pageQuery<DB, TB extends keyof DB, O, T>(
+function pageQuery<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   params: ListParams,
-  options: PageOptions<O, T>,
+  options: PageSort,
   total: TotalPlan,
 ) {
   return query
@@ -154,7 +154,7 @@ function pageQuery<DB, TB extends keyof DB, O, T>(
     .offset((params.page - 1) * params.limit);
 }
 
-export interface PageTotal {
+interface PageTotal {
   total: number;
   exact: boolean;
 }
@@ -164,7 +164,7 @@ export interface PageTotal {
  * only then `unpaged` (the query without its page) is counted apart. Above the cap, the
  * planner's estimate of `unpaged`'s rows (never below the cap), remembered for the next pages.
  */
-export async function pageTotal(
+async function pageTotal(
   rows: ReadonlyArray<{ __total: number | string | null }>,
   params: ListParams,
   unpaged: () => AnySelect,
@@ -195,7 +195,7 @@ export async function estimatedRows(unpaged: AnySelect): Promise<number> {
 }
 
 /** A page of `data` with its pagination block. */
-export function pageOf<T>(
+function pageOf<T>(
   data: T[],
   params: ListParams,
   { total, exact }: PageTotal,
@@ -213,10 +213,10 @@ export function pageOf<T>(
 }
 
 /** Maps the rows into a page (the total as {@link pageTotal} finds it). */
-async function toPage<DB, TB extends keyof DB, O, T>(
+async function toPage<O, T>(
   rows: CountedRow<O>[],
   params: ListParams,
-  unpaged: () => SelectQueryBuilder<DB, TB, O>,
+  unpaged: () => AnySelect,
   map: (row: O) => T,
   plan: TotalPlan,
 ): Promise<Page<T>> {
@@ -239,20 +239,16 @@ export async function paginate<DB, TB extends keyof DB, O, T>(
  * indexes, without reading its rows) and whose rows are read, joined, for that page only:
  * `readPage` gets the page of ids (select it `as` an alias, with its `__total`) and the order.
  */
-export async function paginateByIds<Row extends { __total: number | string | null }, T>(
+export async function paginateByIds<Row extends { __total: number | null }, T>(
   ids: AnySelect,
   params: ListParams,
-  sort: Pick<PageOptions<unknown, unknown>, "sortColumns" | "nullableSorts" | "tieBreaker">,
+  sort: PageSort,
   readPage: (page: AnySelect, order: RawBuilder<unknown>) => Promise<Row[]>,
   map: (row: Omit<Row, "__total">) => T,
 ): Promise<Page<T>> {
-  const order = pageOrder(params, sort);
   const plan = totalPlan(listKey(ids));
-  const page = ids.select(totalColumn(plan, ids)).orderBy(order)
-    .limit(params.limit).offset((params.page - 1) * params.limit);
-  const rows = await readPage(page, order);
-  const total = await pageTotal(rows, params, () => ids, plan);
-  return pageOf(rows.map(({ __total: _, ...row }) => map(row)), params, total);
+  const rows = await readPage(pageQuery(ids, params, sort, plan), pageOrder(params, sort));
+  return toPage(rows, params, () => ids, map, plan);
 }
 
 /** Compiled SQL per query shape, for `paginateByShape()`: one map per list query. */

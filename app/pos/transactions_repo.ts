@@ -4,7 +4,7 @@
  * it ({@link lockTransaction}, {@link lockTransactionRow}, the completion statement), so
  * changes of one transaction run one after the other.
  */
-import { type Selectable, sql, type Transaction } from "kysely";
+import { type ExpressionBuilder, type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { isAnyOf } from "../db/any_of.ts";
 import { estimatedRows, paginate } from "../db/pagination.ts";
@@ -231,6 +231,15 @@ export interface TransactionFilters {
   toAt?: Date;
 }
 
+/** Whether one of the sale's lines has a description matching `pattern` (ILIKE). */
+function hasMatchingLine(eb: ExpressionBuilder<Database, "transactions">, pattern: string) {
+  return eb.exists(
+    eb.selectFrom("transaction_items as ti").select(sql`1`.as("one"))
+      .whereRef("ti.transaction_id", "=", "transactions.id")
+      .where("ti.description", "ilike", pattern),
+  );
+}
+
 /**
  * Lines matching a search term above which `q` walks the transactions in their order rather
  * than uniting every match first (see `listTransactions`).
@@ -264,13 +273,7 @@ export async function listTransactions(db: Db, params: ListParams & TransactionF
   if (params.toAt) query = query.where("transactions.created_at", "<", params.toAt);
   if (params.itemSearch) {
     const pattern = likePattern(params.itemSearch);
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom("transaction_items as ti").select(sql`1`.as("one"))
-          .whereRef("ti.transaction_id", "=", "transactions.id")
-          .where("ti.description", "ilike", pattern),
-      )
-    );
+    query = query.where((eb) => hasMatchingLine(eb, pattern));
   }
   if (params.q) {
     const pattern = likePattern(params.q);
@@ -282,11 +285,7 @@ export async function listTransactions(db: Db, params: ListParams & TransactionF
     if (await estimatedRows(matchingLines) > COMMON_TERM_LINES) {
       query = query.where((eb) =>
         eb.or([
-          eb.exists(
-            eb.selectFrom("transaction_items as qi").select(sql`1`.as("one"))
-              .whereRef("qi.transaction_id", "=", "transactions.id")
-              .where("qi.description", "ilike", pattern),
-          ),
+          hasMatchingLine(eb, pattern),
           isAnyOf("transactions.account_id", accounts),
           ...(number === undefined ? [] : [eb("transactions.number", "=", number)]),
         ])
