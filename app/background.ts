@@ -1,6 +1,8 @@
 /**
  * Background work of a server process, started after the database is open and stopped
- * before it closes: the email outbox worker and periodic housekeeping. A feature with a job adds it here.
+ * before it closes: membership of the cluster (PostgreSQL: several processes on one
+ * database), the email outbox worker and periodic housekeeping. A feature with a job adds it
+ * here.
  */
 import type { Runtime } from "./bootstrap.ts";
 import { startOutboxWorker } from "./email/outbox_worker.ts";
@@ -14,6 +16,15 @@ export interface BackgroundJobs {
 export async function startBackgroundJobs(runtime: Runtime): Promise<BackgroundJobs> {
   const { deps } = runtime;
   const stops: Array<() => Promise<void>> = [];
+  try {
+    await deps.cluster.join();
+    stops.push(() => deps.cluster.leave());
+  } catch (error) {
+    // Alone, the process still serves; it just does not cache actors (app/auth/actor_cache.ts).
+    deps.logger.warn("could not join the other server processes", {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
   const housekeeping = startHousekeeping(deps);
   stops.push(() => Promise.resolve(housekeeping.stop()));
   const outbox = startOutboxWorker(deps);

@@ -15,7 +15,6 @@ import { runSeeds } from "./seed.ts";
 export interface Runtime {
   deps: AppDeps;
   close(): Promise<void>;
-  /** LISTEN on the database (PostgreSQL only), for cross-process cache invalidation. */
 }
 
 export interface RuntimeOptions {
@@ -73,8 +72,20 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     else await handle.close();
     throw error;
   }
-  const deps = createDeps({ config, db: handle.db, dbKind: handle.kind, logger });
-  return { deps, close: () => handle.close() };
+  const deps = createDeps({
+    config,
+    db: handle.db,
+    dbKind: handle.kind,
+    listener: handle.listener,
+    logger,
+  });
+  return {
+    deps,
+    async close() {
+      await deps.cluster.leave();
+      await handle.close();
+    },
+  };
 }
 
 async function closeWithin(handle: DatabaseHandle, ms: number): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { findIdentifier } from "./accounts/identifiers_repo.ts";
 import { findMemberAccountId } from "./accounts/members_repo.ts";
-import { createActorCache } from "./auth/actor_cache.ts";
+import { ACTORS_CHANGED, createActorCache } from "./auth/actor_cache.ts";
 import { hasUser } from "./auth/users_repo.ts";
 import { createTokenSigner, signingSecret } from "./auth/tokens.ts";
 import type { AppDeps, DepsInput } from "./deps.ts";
@@ -16,11 +16,13 @@ import { createLocalFileStorage } from "./files/storage.ts";
 import { systemClock, systemIds } from "./ids.ts";
 import { findProduct } from "./inventory/products_repo.ts";
 import { createModuleCache } from "./platform/module_cache.ts";
+import { createCluster } from "./platform/cluster.ts";
 import { rentalPort } from "./rentals/rental_payments.ts";
 import { findRental } from "./rentals/rentals_repo.ts";
 import { repairTicketPort } from "./repairs/repair_payments.ts";
 import { findTicketStatus } from "./repairs/tickets_repo.ts";
 import { createVaultKeyring } from "./vault/keyring.ts";
+import { shareVaultAcrossProcesses } from "./vault/vault_peers.ts";
 
 /** Record kinds that own files, each checked by the feature that owns the record. */
 const FILE_OWNERS: FileOwners = {
@@ -40,6 +42,16 @@ export function createDeps(input: DepsInput): AppDeps {
       "JWT_SECRET is not set: using a random per-process secret (development only)",
     );
   }
+  const cluster = createCluster({
+    db: input.db,
+    listener: input.listener,
+    secret: input.config.jwtSecret,
+    logger: input.logger,
+    ids,
+  });
+  const actors = createActorCache(input.db, { trusted: cluster.cachesTrusted });
+  cluster.handle(ACTORS_CHANGED, () => actors.invalidate());
+  cluster.onReset(() => actors.invalidate());
   const deps: AppDeps = {
     config: input.config,
     db: input.db,
@@ -49,19 +61,21 @@ export function createDeps(input: DepsInput): AppDeps {
     logger: input.logger,
     tokens: createTokenSigner(signingSecret(input.config.jwtSecret), ids),
     modules: createModuleCache(input.db, clock),
-    // PostgreSQL may be shared by several processes: no cached actors (app/auth/actor_cache.ts).
-    actors: createActorCache(input.db, { ttlMs: input.dbKind === "postgres" ? 0 : undefined }),
+    actors,
+    cluster,
     outboxCipher: createOutboxCipher(input.config.jwtSecret),
     files: input.files ?? createLocalFileStorage(input.config.filesDir, ids),
     fileOwners: FILE_OWNERS,
     repairTickets: input.repairTickets,
     // The rentals feature's port to the POS (charges paid at the register, buyouts).
     rentals: rentalPort(),
-    vaultKeys: createVaultKeyring(),
+    // A member that stops hearing the others drops the key: it could miss a lock.
+    vaultKeys: createVaultKeyring(() => !cluster.joined || cluster.cachesTrusted()),
     startedAt: clock.now(),
     version: APP_VERSION,
   };
   // The repairs feature's port to the POS (it moves tickets and queues emails through deps).
   deps.repairTickets ??= repairTicketPort(deps);
+  shareVaultAcrossProcesses(deps);
   return deps;
 }

@@ -21,6 +21,8 @@ import type { RepairTicketPort } from "./pos/repair_ticket_port.ts";
 import type { RentalPort } from "./pos/rental_port.ts";
 import type { OutboxCipher } from "./email/outbox_cipher.ts";
 import type { VaultKeyring } from "./vault/keyring.ts";
+import type { Cluster } from "./platform/cluster.ts";
+import type { NotificationListener } from "./db/connect.ts";
 
 export interface AppDeps {
   config: AppConfig;
@@ -33,6 +35,8 @@ export interface AppDeps {
   modules: ModuleCache;
   /** Users' active flags, token versions and permissions (see app/auth/actor_cache.ts). */
   actors: ActorCache;
+  /** The other server processes on the same PostgreSQL (app/platform/cluster.ts). */
+  cluster: Cluster;
   /** Encrypts outbox bodies (its key, derived once, is its own state). */
   outboxCipher: OutboxCipher;
   /** Bytes of uploaded files (a local directory under FILES_DIR by default). */
@@ -55,6 +59,8 @@ export interface DepsInput {
   config: AppConfig;
   db: Kysely<Database>;
   dbKind: "postgres" | "embedded";
+  /** PostgreSQL: the database handle's notifications (absent: this process is alone). */
+  listener?: NotificationListener;
   logger: Logger;
   clock?: Clock;
   ids?: Ids;

@@ -196,7 +196,8 @@ export async function runWrk(options: {
     "-c",
     String(options.concurrency),
     "-d",
-    `${options.seconds}s`,
+    // wrk takes whole seconds only (BENCH_DURATION=5 over 3 rounds would be 1.67 s).
+    `${Math.max(1, Math.round(options.seconds))}s`,
     "--latency",
   ];
   const env: Record<string, string> = {};

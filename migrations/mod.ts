@@ -19,6 +19,7 @@ import * as createRentals from "./20261125_130000_create_rentals.ts";
 import * as addScanIndexes from "./20261127_100000_add_scan_indexes.ts";
 import * as createBackupRuns from "./20261127_220000_create_backup_runs.ts";
 import * as addListIndexes from "./20261128_100000_add_list_indexes.ts";
+import * as createServerProcesses from "./20261128_200000_create_server_processes.ts";
 
 export const migrations: Record<string, Migration> = {
   "20261121_090000_create_platform": createPlatform,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   "20261127_100000_add_scan_indexes": addScanIndexes,
   "20261127_220000_create_backup_runs": createBackupRuns,
   "20261128_100000_add_list_indexes": addListIndexes,
+  "20261128_200000_create_server_processes": createServerProcesses,
 };

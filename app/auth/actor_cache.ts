@@ -1,24 +1,24 @@
 /**
  * The in-process actor cache: per user, the active flag, token versions, email and the
- * expanded permissions, so authenticating a request on the embedded engine usually costs no
- * query at all.
+ * expanded permissions, so authenticating a request usually costs no query at all.
  *
  * Freshness: every change to users, roles, role permissions or user roles made through the app
- * goes through `changeIdentity()`, which drops the cache after the commit; a load that started
- * before an invalidation is never stored (generation check); a short TTL bounds anything else.
+ * goes through `changeIdentity()`, which drops this process's cache after the commit and, on
+ * PostgreSQL, tells every other server process to drop theirs and waits until each has done
+ * so (an acknowledged broadcast, app/platform/cluster.ts) or until the TTL has passed, after
+ * which no entry loaded before the commit is served anywhere. So when the change answers, the
+ * very next request on any process sees it. A load that started before an invalidation is
+ * never stored (generation check), and an entry's age counts from when its load started.
  *
- * On PostgreSQL, where several server processes may share the database, `createDeps` turns the
- * cache off (`ttlMs: 0`): every authenticated request reads its actor (one indexed query,
- * ~0.1–0.3 ms). A change must apply to the very next request on every process; a notification
- * (LISTEN/NOTIFY) reaches the other processes a moment after the commit, not always before
- * their next request (tests/cluster/auth_test.ts saw a disabled user still served), and a
- * per-request version check would cost the same round trip. With `ttlMs: 0` a request never
- * joins a load that started before it arrived. The embedded engine is one process: it caches.
+ * On PostgreSQL a process caches only while it is a cluster member whose notifications flow
+ * (`cluster.cachesTrusted()`); otherwise (the CLI, tests' in-process apps, a member whose
+ * listening connection is down) every request reads its actor (one indexed query).
  */
 import type { Kysely, Transaction } from "kysely";
 import { expandPermissions, type Permission } from "../../domain/auth/permissions.ts";
 import type { Database } from "../db/database.ts";
-import { withTransaction } from "../db/transaction.ts";
+import { afterRequestCommit, withTransaction } from "../db/transaction.ts";
+import type { Cluster } from "../platform/cluster.ts";
 import { findActorRecord } from "./actor_repo.ts";
 
 export const ACTOR_CACHE_TTL_MS = 3000;
@@ -48,9 +48,10 @@ interface Entry {
 
 export function createActorCache(
   db: Kysely<Database>,
-  options: { ttlMs?: number } = {},
+  options: { ttlMs?: number; trusted?: () => boolean } = {},
 ): ActorCache {
   const ttl = options.ttlMs ?? ACTOR_CACHE_TTL_MS;
+  const trusted = options.trusted ?? (() => true);
   const entries = new Map<string, Entry>();
   const loading = new Map<string, Promise<ActorState | undefined>>();
   let generation = 0;
@@ -72,7 +73,7 @@ export function createActorCache(
     async get(userId) {
       // Uncached: a load already in flight may have read the state before a change this
       // request must see, so every call reads for itself.
-      if (ttl <= 0) return await load(userId);
+      if (ttl <= 0 || !trusted()) return await load(userId);
       const cached = entries.get(userId);
       if (cached && performance.now() - cached.loadedAt < ttl) return cached.state;
       const pending = loading.get(userId);
@@ -99,15 +100,37 @@ export function createActorCache(
   };
 }
 
-/** Runs a change to users/roles/grants in one transaction, then drops the cached actors. */
+/** The cluster message that makes every server process drop its cached actors. */
+export const ACTORS_CHANGED = "actors_changed";
+
+/**
+ * Runs a change to users/roles/grants in one transaction, then drops the cached actors here
+ * and on every other server process (waiting for them, see above).
+ */
 export async function changeIdentity<T>(
-  deps: { db: Kysely<Database>; actors: ActorCache },
+  deps: { db: Kysely<Database>; actors: ActorCache; cluster: Cluster },
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
+  let result: T;
   try {
-    return await withTransaction(deps.db, work);
+    result = await withTransaction(deps.db, work);
   } finally {
     // Also after a failure: harmless, and a partly applied outer transaction cannot linger.
     deps.actors.invalidate();
   }
+  // Inside a request's transaction (Idempotency-Key) the others are told after its commit:
+  // told before, they could read and cache the state from before the change again.
+  const tellOthers = () => dropActorsElsewhere(deps);
+  if (!afterRequestCommit(tellOthers)) await tellOthers();
+  return result;
+}
+
+/** Every other server process drops its cached actors; resolves when none can serve one. */
+async function dropActorsElsewhere(deps: { cluster: Cluster }): Promise<void> {
+  const late = await deps.cluster.broadcast(ACTORS_CHANGED, {}, {
+    timeoutMs: ACTOR_CACHE_TTL_MS,
+  }).catch(() => undefined);
+  // Unheard peers (or a failed broadcast): their entries from before the commit expire within
+  // the TTL, so waiting it out keeps the promise.
+  if (late === undefined) await new Promise((resolve) => setTimeout(resolve, ACTOR_CACHE_TTL_MS));
 }

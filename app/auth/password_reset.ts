@@ -30,7 +30,7 @@ import { actingUserId } from "../actor.ts";
 
 type Deps = Pick<
   AppDeps,
-  "db" | "actors" | "clock" | "ids" | "config" | "logger" | "outboxCipher"
+  "db" | "actors" | "cluster" | "clock" | "ids" | "config" | "logger" | "outboxCipher"
 >;
 
 const FORGOT_PASSWORD_PER_HOUR = 3;

@@ -28,7 +28,7 @@ import type { Actor } from "../actor.ts";
 import { audit } from "../audit/audit.ts";
 import { auditingDenials, keepingAnAdmin } from "./privileges.ts";
 
-type Deps = Pick<AppDeps, "db" | "actors" | "clock" | "ids" | "logger">;
+type Deps = Pick<AppDeps, "db" | "actors" | "cluster" | "clock" | "ids" | "logger">;
 
 function slugFor(name: string): string {
   const slug = slugify(name);

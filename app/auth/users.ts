@@ -34,7 +34,10 @@ import { issueResetLink } from "./reset_tokens.ts";
 import type { Actor } from "../actor.ts";
 import { audit, type AuditActor } from "../audit/audit.ts";
 
-export type IdentityDeps = Pick<AppDeps, "db" | "actors" | "clock" | "ids" | "config" | "logger">;
+export type IdentityDeps = Pick<
+  AppDeps,
+  "db" | "actors" | "cluster" | "clock" | "ids" | "config" | "logger"
+>;
 
 export interface NewUser {
   email: string;

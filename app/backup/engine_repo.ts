@@ -35,8 +35,11 @@ const SESSION_SETTINGS = [
   "SET LOCAL statement_timeout = 0",
 ];
 
-/** The schema's bookkeeping: the manifest lists the migrations instead. */
-const MIGRATION_TABLES = new Set(["kysely_migration", "kysely_migration_lock"]);
+/**
+ * Not part of a shop's data: the schema's bookkeeping (the manifest lists the migrations
+ * instead) and the registry of the server processes running now (app/platform/cluster.ts).
+ */
+const NOT_BACKED_UP = new Set(["kysely_migration", "kysely_migration_lock", "server_processes"]);
 
 type Row = Record<string, unknown>;
 
@@ -202,7 +205,7 @@ export async function listTables(session: Session): Promise<TableColumns[]> {
      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
      GROUP BY c.relname
      ORDER BY c.relname`);
-  return rows.filter((r) => !MIGRATION_TABLES.has(r.name))
+  return rows.filter((r) => !NOT_BACKED_UP.has(r.name))
     .map((r) => ({ name: r.name, columns: JSON.parse(r.columns) as string[] }));
 }
 

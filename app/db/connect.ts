@@ -33,9 +33,24 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
 }
 
+/** LISTEN on a connection of its own (PostgreSQL only: app/platform/cluster.ts). */
+export interface NotificationListener {
+  /**
+   * Calls `onPayload` with each notification on `channel`, and `onListening` each time the
+   * subscription is (re)established; resolves once it is in place.
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onListening: () => void,
+  ): Promise<{ stop(): Promise<void> }>;
+}
+
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: "postgres" | "embedded";
+  /** PostgreSQL only: notifications between the processes sharing the database. */
+  listener?: NotificationListener;
   close(): Promise<void>;
   /**
    * Embedded only: a gzipped tarball of the data directory after a checkpoint (gunzipped, it is
@@ -153,10 +168,29 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
       }),
     ),
   });
+  // One more connection, opened when first needed, outside DB_POOL_SIZE: it only listens.
+  let listenClient: postgres.Sql | undefined;
+  const listener: NotificationListener = {
+    async listen(channel, onPayload, onListening) {
+      listenClient ??= postgres(url, {
+        max: 1,
+        connect_timeout: 4,
+        backoff: reconnectDelaySeconds,
+        onnotice: () => {},
+        connection: { application_name: "shop-backoffice-listen" },
+      });
+      const meta = await listenClient.listen(channel, onPayload, onListening);
+      return { stop: () => meta.unlisten() };
+    },
+  };
   return {
     db,
     kind: "postgres",
-    close: () => db.destroy(),
+    listener,
+    async close() {
+      await listenClient?.end({ timeout: 0 }).catch(() => {});
+      await db.destroy();
+    },
   };
 }
 

@@ -59,6 +59,8 @@ interface RequestTransaction {
   /** Between the request's `BEGIN` being asked for and its connection being known. */
   opening: boolean;
   savepoints: number;
+  /** Work to run once the request's transaction has committed ({@link afterRequestCommit}). */
+  afterCommit: Array<() => Promise<void>>;
 }
 
 const requestTransactions = new AsyncLocalStorage<RequestTransaction>();
@@ -78,20 +80,43 @@ export async function withRequestTransaction<T>(
   db: Kysely<Database>,
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
-  const scope: RequestTransaction = { connection: undefined, opening: true, savepoints: 0 };
+  const scope: RequestTransaction = {
+    connection: undefined,
+    opening: true,
+    savepoints: 0,
+    afterCommit: [],
+  };
   try {
-    return await requestTransactions.run(scope, () =>
-      db.transaction().execute(async (trx) => {
-        scope.opening = false;
-        if (!scope.connection) {
-          throw new Error("The database was not opened with RequestTransactionDialect");
-        }
-        return await work(trx);
-      }));
+    const result = await requestTransactions.run(
+      scope,
+      () =>
+        db.transaction().execute(async (trx) => {
+          scope.opening = false;
+          if (!scope.connection) {
+            throw new Error("The database was not opened with RequestTransactionDialect");
+          }
+          return await work(trx);
+        }),
+    );
+    // Outside the scope: this work's queries run on the pool, seeing what was committed.
+    for (const run of scope.afterCommit.splice(0)) await run();
+    return result;
   } finally {
     scope.connection = undefined;
     scope.opening = false;
   }
+}
+
+/**
+ * Inside a request transaction: queues `run` until that transaction has committed (it is not
+ * run if it rolls back) and returns true. Outside one: returns false, and the caller runs it
+ * itself (its own transaction has committed).
+ */
+export function afterRequestCommit(run: () => Promise<void>): boolean {
+  const scope = requestTransactions.getStore();
+  if (!scope) return false;
+  scope.afterCommit.push(run);
+  return true;
 }
 
 /** A request's query or nested transaction, on the request transaction's connection. */

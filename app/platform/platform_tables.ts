@@ -1,4 +1,7 @@
-/** Table types of the platform: store, locations, config, modules, idempotency keys. */
+/**
+ * Table types of the platform: store, locations, config, modules, idempotency keys, the
+ * registry of server processes.
+ */
 import type { Generated, JSONColumnType } from "kysely";
 import type { AddressColumn, Timestamp } from "../db/column_types.ts";
 
@@ -50,10 +53,20 @@ export interface IdempotencyKeyTable {
   created_at: Timestamp;
 }
 
+/** A live server process on a shared PostgreSQL (app/platform/cluster.ts). */
+export interface ServerProcessTable {
+  id: string;
+  public_key: string;
+  proof: string;
+  started_at: Timestamp;
+  seen_at: Timestamp;
+}
+
 export interface PlatformTables {
   store: StoreTable;
   locations: LocationTable;
   app_config: AppConfigTable;
   modules: ModuleTable;
   idempotency_keys: IdempotencyKeyTable;
+  server_processes: ServerProcessTable;
 }

@@ -2,7 +2,8 @@
  * The vault's lifecycle (API §12 and the spec's state table): not initialized → initialize
  * (unlocked) → lock / unlock → change the master password (stays unlocked); a restart leaves it
  * locked (the data key lives in `deps.vaultKeys`, this process's memory). Every step is
- * audited (`vault.*`); nothing secret is ever logged, stored in plain text or answered.
+ * audited (`vault.*`); nothing secret is ever logged, stored in plain text or answered. On
+ * PostgreSQL an unlock or lock applies to every live server process (vault_peers.ts).
  */
 import { ConflictError, LockedError } from "../../domain/errors.ts";
 import {
@@ -21,6 +22,7 @@ import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import type { HeldKey } from "./keyring.ts";
 import { checkMasterPassword } from "./master_password_check.ts";
+import { shareLock, shareUnlock } from "./vault_peers.ts";
 import {
   findVaultConfig,
   findVaultDataKeyId,
@@ -94,7 +96,8 @@ export async function initializeVault(
   if (await isVaultInitialized(deps.db)) throw already();
   const kdf = newKdfParams(deps.config.vaultKdfIterations);
   const kek = await deriveKek(masterPassword, kdf);
-  const wrappedKey = await wrapDataKey(await generateDataKey(), kek);
+  const dataKey = await generateDataKey();
+  const wrappedKey = await wrapDataKey(dataKey, kek);
   const held = (await unwrapDataKey(wrappedKey, kek))!;
   const dataKeyId = deps.ids.uuid();
   await withTransaction(deps.db, async (trx) => {
@@ -110,7 +113,8 @@ export async function initializeVault(
       details: { kdf: KDF_ALGORITHM, iterations: kdf.iterations },
     });
   });
-  deps.vaultKeys.hold(held, dataKeyId);
+  deps.vaultKeys.hold(held, dataKeyId, deps.dbKind === "postgres" ? dataKey : undefined);
+  await shareUnlock(deps);
   return { initialized: true, locked: false };
 }
 
@@ -129,7 +133,12 @@ export async function unlockVault(
     deps.db,
     (trx) => audit(deps, trx, actor, { action: "vault.unlocked", entityType: "vault" }),
   );
-  deps.vaultKeys.hold(opened.dataKey, config.dataKeyId);
+  // On PostgreSQL other server processes may need the key too (vault_peers.ts).
+  const transferable = deps.dbKind === "postgres"
+    ? await unwrapDataKey(config.wrappedKey, opened.kek, { extractable: true })
+    : undefined;
+  deps.vaultKeys.hold(opened.dataKey, config.dataKeyId, transferable);
+  await shareUnlock(deps);
   if (kdfNeedsUpgrade(config.kdf, deps.config.vaultKdfIterations)) {
     try {
       await rewrap(deps, actor, config, opened.kek, masterPassword, false);
@@ -146,6 +155,7 @@ export async function unlockVault(
 export async function lockVault(deps: AppDeps, actor: Actor): Promise<void> {
   const wasUnlocked = deps.vaultKeys.current() !== undefined;
   deps.vaultKeys.forget();
+  await shareLock(deps);
   await withTransaction(deps.db, async (trx) => {
     if (!(await isVaultInitialized(trx))) throw notInitialized();
     await audit(deps, trx, actor, {

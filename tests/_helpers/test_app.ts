@@ -53,6 +53,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     db: database.db,
     dbKind: database.kind,
+    listener: database.listener,
     logger,
     clock: options.clock,
     ids: options.ids,

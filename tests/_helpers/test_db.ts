@@ -11,7 +11,11 @@ import { Kysely, sql } from "kysely";
 import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
 import postgres from "postgres";
 import { gunzipSync } from "node:zlib";
-import { type DatabaseHandle, openDatabase } from "../../app/db/connect.ts";
+import {
+  type DatabaseHandle,
+  type NotificationListener,
+  openDatabase,
+} from "../../app/db/connect.ts";
 import type { Database } from "../../app/db/database.ts";
 import { migrateToLatest } from "../../app/db/migrate.ts";
 import { runSeeds } from "../../app/seed.ts";
@@ -22,6 +26,8 @@ export interface TestDatabase {
   kind: "postgres" | "embedded";
   /** Connection URL of this test's own database (PostgreSQL only). */
   url: string | undefined;
+  /** PostgreSQL only: its notifications (app/platform/cluster.ts). */
+  listener?: NotificationListener;
   close(): Promise<void>;
 }
 
@@ -226,6 +232,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     db: handle.db,
     kind: "postgres",
     url,
+    listener: handle.listener,
     async close() {
       await handle.close();
       await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});

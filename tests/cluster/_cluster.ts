@@ -67,6 +67,10 @@ export interface Cluster {
   smtp: FakeSmtpServer;
   filesDir: string;
   databaseUrl: string;
+  /** Stops process `i` (SIGTERM) and starts it again on the same settings and port-free. */
+  restart(i: number): Promise<void>;
+  /** Stops process `i` only (start it again with `restart(i)`). */
+  stopNode(i: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -82,7 +86,11 @@ export function freshClientIp(): string {
 }
 
 async function stopProcess(p: ServerProcess): Promise<void> {
-  p.kill("SIGTERM");
+  try {
+    p.kill("SIGTERM");
+  } catch {
+    return; // Already stopped (`stopNode`).
+  }
   try {
     await within(p.status, STOP_TIMEOUT_MS, `process ${p.pid} after SIGTERM`);
   } catch {
@@ -105,30 +113,30 @@ export async function startCluster(env: Record<string, string> = {}): Promise<Cl
   const dataDirs: string[] = [];
   const nodes: ServerProcess[] = [];
   const cleanUp = async () => {
-    await Promise.all(nodes.map(stopProcess));
+    await Promise.all(nodes.filter((n) => n).map(stopProcess));
     smtp.close();
     await t.close(); // Drops the database (WITH FORCE).
     await removeDir(filesDir);
     await Promise.all(dataDirs.map(removeDir));
   };
+  const startNode = (dataDir: string) =>
+    startServer({
+      dataDir,
+      timeoutMs: START_TIMEOUT_MS,
+      env: {
+        ...shared,
+        DATABASE_URL: databaseUrl,
+        FILES_DIR: filesDir,
+        SMTP_URL: smtp.url,
+        DB_POOL_SIZE: "6",
+      },
+    });
   try {
     const started = await Promise.allSettled(
-      Array.from({ length: PROCESSES }, async () => {
+      Array.from({ length: PROCESSES }, async (_, i) => {
         const dataDir = await Deno.makeTempDir({ prefix: "shop-cluster-node-" });
-        dataDirs.push(dataDir);
-        const node = await startServer({
-          dataDir,
-          timeoutMs: START_TIMEOUT_MS,
-          env: {
-            ...shared,
-            DATABASE_URL: databaseUrl,
-            FILES_DIR: filesDir,
-            SMTP_URL: smtp.url,
-            DB_POOL_SIZE: "6",
-          },
-        });
-        nodes.push(node);
-        return node;
+        dataDirs[i] = dataDir;
+        return nodes[i] = await startNode(dataDir);
       }),
     );
     const failed = started.find((s) => s.status === "rejected");
@@ -150,6 +158,14 @@ export async function startCluster(env: Record<string, string> = {}): Promise<Cl
     smtp,
     filesDir,
     databaseUrl,
+    async restart(i) {
+      await stopProcess(nodes[i]!);
+      nodes[i] = await startNode(dataDirs[i]!);
+      bases[i] = nodes[i]!.url;
+    },
+    async stopNode(i) {
+      await stopProcess(nodes[i]!);
+    },
     stop: cleanUp,
   };
   return cluster;

@@ -90,6 +90,51 @@ Deno.test({
 });
 
 Deno.test({
+  name: "each process serves actors from its cache; a change through the app drops every cache, " +
+    "waiting for the processes' acknowledgements rather than for the cache to expire",
+  ignore,
+  async fn() {
+    const user = await createUserWithPermissions(c.t, ["settings.view"]);
+    assertEquals(await statusEverywhere("/v1/config", user.token), [200, 200, 200]);
+    // Behind the app's back (no notification): the processes keep serving what they cached.
+    await c.t.database.db.updateTable("users").set({ is_active: false })
+      .where("id", "=", user.id).execute();
+    assertEquals(await statusEverywhere("/v1/config", user.token), [200, 200, 200]);
+    // Any identity change made through the app drops the cached actors everywhere.
+    const started = performance.now();
+    const role = await api(c.node(0), "POST", "/v1/roles", {
+      token: admin.token,
+      body: { name: `Unrelated ${crypto.randomUUID().slice(0, 6)}`, permissions: [] },
+    });
+    const tookMs = performance.now() - started;
+    assertEquals(role.status, 201, role.text);
+    assertEquals(await statusEverywhere("/v1/config", user.token), [401, 401, 401]);
+    // The actor cache's TTL is 3 s: a change that waited it out would take that long.
+    assert(tookMs < 1500, `the change took ${Math.round(tookMs)} ms`);
+  },
+});
+
+Deno.test({
+  name: "a user disabled with an Idempotency-Key (one request transaction) is refused everywhere " +
+    "by the next request, and promptly",
+  ignore,
+  async fn() {
+    const user = await createUserWithPermissions(c.t, ["settings.view"]);
+    assertEquals(await statusEverywhere("/v1/auth/me", user.token), [200, 200, 200]);
+    const started = performance.now();
+    const res = await api(c.node(1), "PATCH", `/v1/users/${user.id}/status`, {
+      token: admin.token,
+      body: { isActive: false },
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    });
+    const tookMs = performance.now() - started;
+    assertEquals(res.status, 200, res.text);
+    assertEquals(await statusEverywhere("/v1/auth/me", user.token), [401, 401, 401]);
+    assert(tookMs < 1500, `the change took ${Math.round(tookMs)} ms`);
+  },
+});
+
+Deno.test({
   name: "a user disabled through one process is refused by the next request on every process",
   ignore,
   async fn() {

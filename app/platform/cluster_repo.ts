@@ -1,0 +1,75 @@
+/**
+ * The registry of live server processes (`server_processes`, owned by the cluster,
+ * app/platform/cluster.ts) and its notifications. A process's row holds its ephemeral public
+ * key and proof (domain/platform/peer_keys.ts), never a secret; `seen_at` is its heartbeat, in
+ * the database's own clock so every process judges liveness alike.
+ */
+import { sql } from "kysely";
+import type { Db } from "../db/database.ts";
+
+/** The one notification channel of the cluster (NOTIFY is per database). */
+export const CLUSTER_CHANNEL = "shop_cluster";
+
+/** A process whose heartbeat is older than this is no longer waited for. */
+export const LIVE_WINDOW_SECONDS = 10;
+/** Rows of processes not seen for this long are removed (a process killed without leaving). */
+const FORGET_AFTER_SECONDS = 120;
+
+export interface ProcessRecord {
+  processId: string;
+  publicKey: string;
+  proof: string;
+}
+
+export async function registerProcess(db: Db, record: ProcessRecord): Promise<void> {
+  await db.insertInto("server_processes")
+    .values({
+      id: record.processId,
+      public_key: record.publicKey,
+      proof: record.proof,
+      started_at: sql<Date>`now()`,
+      seen_at: sql<Date>`now()`,
+    })
+    .onConflict((oc) => oc.column("id").doUpdateSet({ seen_at: sql<Date>`now()` }))
+    .execute();
+}
+
+/** The heartbeat; false when the row is gone (removed as stale: register again). */
+export async function touchProcess(db: Db, processId: string): Promise<boolean> {
+  const result = await db.updateTable("server_processes")
+    .set({ seen_at: sql<Date>`now()` })
+    .where("id", "=", processId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function forgetStaleProcesses(db: Db): Promise<void> {
+  await db.deleteFrom("server_processes")
+    .where("seen_at", "<", sql<Date>`now() - make_interval(secs => ${FORGET_AFTER_SECONDS})`)
+    .execute();
+}
+
+export async function unregisterProcess(db: Db, processId: string): Promise<void> {
+  await db.deleteFrom("server_processes").where("id", "=", processId).execute();
+}
+
+/** The other processes seen within the live window (a handful of rows: no index needed). */
+export async function listLiveProcesses(db: Db, exceptId: string): Promise<ProcessRecord[]> {
+  return await db.selectFrom("server_processes")
+    .select(["id as processId", "public_key as publicKey", "proof"])
+    .where("id", "<>", exceptId)
+    .where("seen_at", ">", sql<Date>`now() - make_interval(secs => ${LIVE_WINDOW_SECONDS})`)
+    .execute();
+}
+
+export async function findProcess(db: Db, processId: string): Promise<ProcessRecord | undefined> {
+  return await db.selectFrom("server_processes")
+    .select(["id as processId", "public_key as publicKey", "proof"])
+    .where("id", "=", processId)
+    .executeTakeFirst();
+}
+
+/** Sends `payload` to every listener of the cluster's channel (delivered at commit). */
+export async function notifyCluster(db: Db, payload: string): Promise<void> {
+  await sql`SELECT pg_notify(${CLUSTER_CHANNEL}, ${payload})`.execute(db);
+}
