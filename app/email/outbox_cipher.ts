@@ -3,6 +3,7 @@
  * reset link in the outbox is no usable token; without JWT_SECRET the key is random for the
  * cipher's lifetime (one process), like the token secret. `createDeps` makes one per app.
  */
+import { fromBase64, toBase64 } from "../../domain/base64.ts";
 
 export interface OutboxCipher {
   encrypt(text: string): Promise<string>;
@@ -28,16 +29,6 @@ async function deriveKey(secret: Uint8Array): Promise<CryptoKey> {
   );
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary);
-}
-
-function fromBase64(text: string): Uint8Array {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-}
-
 /** The key is derived once, on first use. */
 export function createOutboxCipher(jwtSecret: string | undefined): OutboxCipher {
   let key: Promise<CryptoKey> | undefined;
@@ -58,13 +49,11 @@ export function createOutboxCipher(jwtSecret: string | undefined): OutboxCipher 
       return `v1.${toBase64(iv)}.${toBase64(cipher)}`;
     },
     async decrypt(stored) {
-      const [version, iv, cipher] = stored.split(".");
+      const [version, ivText, cipherText] = stored.split(".");
+      const iv = ivText === undefined ? undefined : fromBase64(ivText);
+      const cipher = cipherText === undefined ? undefined : fromBase64(cipherText);
       if (version !== "v1" || !iv || !cipher) throw new Error("Unknown outbox body format");
-      const plain = await crypto.subtle.decrypt(
-        { name: "AES-GCM", iv: fromBase64(iv) as BufferSource },
-        await outboxKey(),
-        fromBase64(cipher) as BufferSource,
-      );
+      const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv }, await outboxKey(), cipher);
       return new TextDecoder().decode(plain);
     },
   };

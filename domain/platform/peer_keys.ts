@@ -11,6 +11,7 @@
  * is sealed with the sender, recipient and purpose as associated data, so a sealed message
  * replayed to another process or for another purpose does not open.
  */
+import { fromBase64, toBase64 } from "../base64.ts";
 
 const PROOF_CONTEXT = "shop-backoffice peer key v1";
 const TRANSFER_CONTEXT = "shop-backoffice peer transfer v1";
@@ -18,23 +19,6 @@ const CLUSTER_KEY_CONTEXT = "shop-backoffice cluster key v1";
 const IV_BYTES = 12;
 
 const text = (value: string) => new TextEncoder().encode(value);
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-function fromBase64(value: string): Uint8Array<ArrayBuffer> | undefined {
-  try {
-    const binary = atob(value);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The HMAC key of the cluster, derived (HKDF) from a secret shared through the environment. */
 export async function deriveClusterKey(secret: string): Promise<CryptoKey> {

@@ -17,6 +17,7 @@
  * `deriveBits`/`deriveKey` of PBKDF2 run on Deno's blocking thread pool: the event loop stays
  * free while the KDF works (tests/vault/responsiveness_test.ts measures it).
  */
+import { fromBase64, toBase64 } from "../base64.ts";
 
 /** The KDF of a vault: PBKDF2 with HMAC-SHA-256 (API §12: at least 600,000 iterations). */
 export const KDF_ALGORITHM = "PBKDF2-SHA256";
@@ -57,23 +58,6 @@ export class VaultIntegrityError extends Error {
 }
 
 // ------------------------------------------------------------------ encoding
-
-export function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
-/** Base64 → bytes; undefined for text that is not base64. */
-export function fromBase64(text: string): Uint8Array | undefined {
-  try {
-    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
-}
 
 const utf8 = new TextEncoder();
 

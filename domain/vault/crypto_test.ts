@@ -5,9 +5,9 @@ import {
   assertRejects,
   assertThrows,
 } from "../../tests/_helpers/assert.ts";
+import { fromBase64, toBase64 } from "../base64.ts";
 import {
   deriveKek,
-  fromBase64,
   generateDataKey,
   isValidKdfParams,
   kdfNeedsUpgrade,
@@ -17,7 +17,6 @@ import {
   openText,
   type SealContext,
   sealText,
-  toBase64,
   unwrapDataKey,
   VaultIntegrityError,
   wrapDataKey,

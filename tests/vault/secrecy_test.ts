@@ -9,7 +9,7 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type ApiResponse, type TestApp } from "../_helpers/test_app.ts";
 import { sql } from "../_helpers/test_db.ts";
-import { toBase64 } from "../../domain/vault/crypto.ts";
+import { toBase64 } from "../../domain/base64.ts";
 import {
   assertProblem,
   call,
