@@ -1,14 +1,15 @@
 /**
  * The stack's own ceiling for a list endpoint: a bare Deno.serve + Hono + Kysely endpoint on
  * the app's database connection (`openDatabase()`: the same pools and session settings), that
- * runs a scenario's statement with its fixed parameters and answers the rows as JSON. No
+ * runs the statements a scenario's endpoint sends (captured by `_endpoint_sql.ts`), one after
+ * the other with their fixed parameters, and answers the rows as JSON. No
  * authentication, validation, mapping or middleware: what remains is the runtime, the
  * framework, the driver and PostgreSQL. Its ratio to pgbench, measured in the same rounds as
  * the real endpoint's, shows how much of a gap to pgbench the stack leaves before any of the
  * app's code runs.
  *
- * Env: DATABASE_URL, PORT, BARE_STATEMENTS (JSON array of `{ sql, parameters }`, served at
- * `/0`, `/1`, ...), DB_POOL_SIZE (default: the server's).
+ * Env: DATABASE_URL, PORT, BARE_STATEMENTS (JSON array, per endpoint, of arrays of
+ * `{ sql, parameters }`; served at `/0`, `/1`, ...), DB_POOL_SIZE (default: the server's).
  */
 import { Hono } from "hono";
 import { CompiledQuery } from "kysely";
@@ -16,7 +17,7 @@ import { openDatabase } from "../app/db/connect.ts";
 import { defaultPoolSize } from "../app/config.ts";
 import type { BareStatement } from "./scenarios/_scenario.ts";
 
-const statements = JSON.parse(Deno.env.get("BARE_STATEMENTS") ?? "[]") as BareStatement[];
+const endpoints = JSON.parse(Deno.env.get("BARE_STATEMENTS") ?? "[]") as BareStatement[][];
 const databaseUrl = Deno.env.get("DATABASE_URL");
 if (!databaseUrl) throw new Error("DATABASE_URL is required (the bench database)");
 const { db } = await openDatabase({
@@ -26,12 +27,16 @@ const { db } = await openDatabase({
 
 const app = new Hono();
 app.get("/:n", async (c) => {
-  const statement = statements[Number(c.req.param("n"))];
-  if (!statement) return c.notFound();
-  const { rows } = await db.executeQuery<{ __total?: number }>(
-    CompiledQuery.raw(statement.sql, [...statement.parameters]),
-  );
-  return c.json({ data: rows, pagination: { total: Number(rows[0]?.__total ?? 0) } });
+  const statements = endpoints[Number(c.req.param("n"))];
+  if (!statements) return c.notFound();
+  const results = [];
+  for (const statement of statements) {
+    const { rows } = await db.executeQuery(
+      CompiledQuery.raw(statement.sql, [...statement.parameters]),
+    );
+    results.push(rows);
+  }
+  return c.json({ data: results });
 });
 
 Deno.serve({ port: Number(Deno.env.get("PORT") ?? 0), hostname: "127.0.0.1" }, app.fetch);

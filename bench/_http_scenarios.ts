@@ -3,6 +3,7 @@
  * server (next to its pgbench yardstick and, when it names its statement, the bare stack),
  * with ratios and targets worked out.
  */
+import { endpointStatements } from "./_endpoint_sql.ts";
 import { type LoadResult, round2 } from "./_load.ts";
 import { startBareStack, startHello, startServer, stop } from "./_processes.ts";
 import type { HttpScenarioResult } from "./_report.ts";
@@ -85,7 +86,12 @@ export async function measureHttpScenarios(
   const results: HttpScenarioResult[] = [];
   if (http.length === 0) return results;
   const server = await startServer(databaseUrl, children);
-  const bareStack = await startBareStack(http, databaseUrl, children);
+  const bareStack = await startBareStack(
+    http,
+    databaseUrl,
+    children,
+    await endpointStatements(databaseUrl, http.filter((s) => s.bareStatement), states),
+  );
   for (const scenario of http) {
     console.log(`measuring ${scenario.name} ...`);
     const requests = requestsOf(scenario, states.get(scenario));

@@ -5,7 +5,7 @@
  */
 import { JWT_SECRET } from "./_db.ts";
 import { type AnyHttp, POOL_SIZE_ENV, ROOT } from "./_settings.ts";
-import type { BenchRequest } from "./scenarios/_scenario.ts";
+import type { BareStatement, BenchRequest } from "./scenarios/_scenario.ts";
 
 function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -100,13 +100,16 @@ export interface BareEndpoint {
 }
 
 /**
- * The bare-stack endpoint (`_bare.ts`) serving the statements of the scenarios that name one
- * (`/0`, `/1`, ...), or undefined when none does. Same pool size as the server.
+ * The bare-stack endpoint (`_bare.ts`) for the scenarios that name a statement: each one's
+ * path (`/0`, `/1`, ...) runs the statements its endpoint sends (`statements`, captured by
+ * `_endpoint_sql.ts`; the named statement alone when none were captured), or undefined when no
+ * scenario names one. Same pool size as the server.
  */
 export async function startBareStack(
   scenarios: AnyHttp[],
   databaseUrl: string,
   children: Deno.ChildProcess[],
+  statements: Map<AnyHttp, BareStatement[]> = new Map(),
 ): Promise<{ endpoints: Map<AnyHttp, BareEndpoint> } | undefined> {
   const withStatement = scenarios.filter((s) => s.bareStatement);
   if (withStatement.length === 0) return undefined;
@@ -114,7 +117,9 @@ export async function startBareStack(
   children.push(spawn("bench/_bare.ts", {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
-    BARE_STATEMENTS: JSON.stringify(withStatement.map((s) => s.bareStatement)),
+    BARE_STATEMENTS: JSON.stringify(
+      withStatement.map((s) => statements.get(s) ?? [s.bareStatement]),
+    ),
     ...POOL_SIZE_ENV,
   }));
   const baseUrl = `http://127.0.0.1:${port}`;

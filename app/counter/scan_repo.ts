@@ -8,6 +8,7 @@
  * at a few rows: more than one hit is an ambiguity the clerk resolves from the candidates.
  */
 import { type RawBuilder, sql } from "kysely";
+import { CompiledStatements } from "../db/compiled.ts";
 import type { Db } from "../db/database.ts";
 
 export type ScanKind = "product" | "unit" | "repair_ticket" | "rental" | "account" | "transaction";
@@ -35,7 +36,16 @@ export interface ScanHitRow {
 
 const CANDIDATES_PER_KIND = 10;
 
-export async function findScanHits(db: Db, lookup: ScanLookup): Promise<ScanHitRow[]> {
+/** One statement per set of kinds looked for (compiled once each). */
+const scanStatements = new CompiledStatements();
+
+export function findScanHits(db: Db, lookup: ScanLookup): Promise<ScanHitRow[]> {
+  const values = Object.values(lookup).filter((value) => value !== null);
+  const shape = Object.entries(lookup).map(([kind, value]) => value === null ? "" : kind).join();
+  return scanStatements.run(db, shape, values, () => scanHitsQuery(lookup).compile(db));
+}
+
+function scanHitsQuery(lookup: ScanLookup): RawBuilder<ScanHitRow> {
   const branches: RawBuilder<unknown>[] = [];
   const limit = sql.lit(CANDIDATES_PER_KIND);
   if (lookup.productText !== null) {
@@ -81,6 +91,7 @@ export async function findScanHits(db: Db, lookup: ScanLookup): Promise<ScanHitR
       FROM transactions WHERE number = ${lookup.transactionNumber}
       LIMIT ${limit})`);
   }
-  if (branches.length === 0) return [];
-  return (await sql<ScanHitRow>`${sql.join(branches, sql` UNION ALL `)}`.execute(db)).rows;
+  // No kind at all: a statement that finds nothing.
+  if (branches.length === 0) return sql<ScanHitRow>`SELECT NULL WHERE false`;
+  return sql<ScanHitRow>`${sql.join(branches, sql` UNION ALL `)}`;
 }

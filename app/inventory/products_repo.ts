@@ -2,6 +2,7 @@
  * SQL of products: the catalogue list, reads, the row lock, writes and the price history.
  * Stock counts change through `stock_repo.ts`.
  */
+import { compiledOnce } from "../db/compiled.ts";
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { paginate, paginateByShape, type ShapeMemo } from "../db/pagination.ts";
@@ -152,9 +153,11 @@ function liveProduct(db: Db, id: string) {
     .where("products.id", "=", id).where("products.deleted_at", "is", null);
 }
 
+const liveProductRows = compiledOnce((db: Db, id: string) => liveProduct(db, id));
+
 /** The live product (not soft-deleted), without a lock. */
 export async function findProduct(db: Db, id: string): Promise<ProductRecord | undefined> {
-  const row = await liveProduct(db, id).executeTakeFirst();
+  const [row] = await liveProductRows(db, id);
   return row && toProduct(row);
 }
 

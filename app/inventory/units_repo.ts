@@ -1,4 +1,5 @@
 /** SQL of units: the individual items of serialized and rental products (soft-deleted). */
+import { compiledOnce } from "../db/compiled.ts";
 import { type Selectable, sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
@@ -78,9 +79,12 @@ export async function findUnitBySerial(db: Db, serial: string): Promise<UnitReco
   return row && toUnit(row);
 }
 
+const liveUnitRows = compiledOnce((db: Db, id: string) =>
+  db.selectFrom("units").select(unitColumns).where("id", "=", id).where("deleted_at", "is", null)
+);
+
 export async function findUnit(db: Db, id: string): Promise<UnitRecord | undefined> {
-  const row = await db.selectFrom("units").select(unitColumns)
-    .where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
+  const [row] = await liveUnitRows(db, id);
   return row && toUnit(row);
 }
 

@@ -46,9 +46,10 @@ export interface Scenario<State = unknown> {
   /** `-D name=value` variables of the script (sent as parameters with `-M prepared`). */
   pgbenchDefines?: Record<string, string>;
   /**
-   * The endpoint's statement as the app sends it, for the bare-stack yardstick
-   * (`bench/_bare.ts`): served by a bare Deno.serve + Hono + Kysely endpoint and measured in
-   * the same rounds as the real endpoint and pgbench.
+   * The endpoint's main statement as the app sends it. Naming one asks for the bare-stack
+   * yardstick (`bench/_bare.ts`): a bare Deno.serve + Hono + Kysely endpoint running every
+   * statement the endpoint sends (captured, `bench/_endpoint_sql.ts`; this one alone if that
+   * fails), measured in the same rounds as the real endpoint and pgbench.
    */
   bareStatement?: BareStatement;
   /** Targets this scenario must meet (checked and printed by the harness). */
