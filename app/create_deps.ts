@@ -17,6 +17,7 @@ import { systemClock, systemIds } from "./ids.ts";
 import { findProduct } from "./inventory/products_repo.ts";
 import { createModuleCache } from "./platform/module_cache.ts";
 import { createCluster } from "./platform/cluster.ts";
+import { createStoreZoneCache, STORE_CHANGED } from "./platform/store.ts";
 import { rentalPort } from "./rentals/rental_payments.ts";
 import { findRental } from "./rentals/rentals_repo.ts";
 import { repairTicketPort } from "./repairs/repair_payments.ts";
@@ -50,8 +51,13 @@ export function createDeps(input: DepsInput): AppDeps {
     ids,
   });
   const actors = createActorCache(input.db, { trusted: cluster.cachesTrusted });
+  const storeZone = createStoreZoneCache(cluster.cachesTrusted);
   cluster.handle(ACTORS_CHANGED, () => actors.invalidate());
-  cluster.onReset(() => actors.invalidate());
+  cluster.handle(STORE_CHANGED, () => storeZone.invalidate());
+  cluster.onReset(() => {
+    actors.invalidate();
+    storeZone.invalidate();
+  });
   const deps: AppDeps = {
     config: input.config,
     db: input.db,
@@ -63,6 +69,7 @@ export function createDeps(input: DepsInput): AppDeps {
     modules: createModuleCache(input.db, clock),
     actors,
     cluster,
+    storeZone,
     outboxCipher: createOutboxCipher(input.config.jwtSecret),
     files: input.files ?? createLocalFileStorage(input.config.filesDir, ids),
     fileOwners: FILE_OWNERS,

@@ -22,6 +22,7 @@ import type { RentalPort } from "./pos/rental_port.ts";
 import type { OutboxCipher } from "./email/outbox_cipher.ts";
 import type { VaultKeyring } from "./vault/keyring.ts";
 import type { Cluster } from "./platform/cluster.ts";
+import type { StoreZoneCache } from "./platform/store.ts";
 import type { NotificationListener } from "./db/connect.ts";
 
 export interface AppDeps {
@@ -37,6 +38,8 @@ export interface AppDeps {
   actors: ActorCache;
   /** The other server processes on the same PostgreSQL (app/platform/cluster.ts). */
   cluster: Cluster;
+  /** The store's time zone, cached (app/platform/store.ts). */
+  storeZone: StoreZoneCache;
   /** Encrypts outbox bodies (its key, derived once, is its own state). */
   outboxCipher: OutboxCipher;
   /** Bytes of uploaded files (a local directory under FILES_DIR by default). */

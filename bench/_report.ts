@@ -92,8 +92,12 @@ export function printSummary(
       const ratioTarget = r.targets && "ratioToPgbench" in r.targets
         ? r.targets.ratioToPgbench
         : undefined;
+      const postgresRatioTarget = r.targets && "ratioToPostgres" in r.targets
+        ? r.targets.ratioToPostgres
+        : undefined;
       const target = [
         ratioTarget !== undefined ? `≥${ratioTarget}×` : "",
+        postgresRatioTarget !== undefined ? `≥${postgresRatioTarget}× PG` : "",
         r.targets?.p50Ms !== undefined ? `p50<${r.targets.p50Ms}` : "",
         r.targets?.p99Ms !== undefined ? `p99<${r.targets.p99Ms}` : "",
       ].filter(Boolean).join(", ");

@@ -17,8 +17,8 @@
 import type { Kysely, Transaction } from "kysely";
 import { expandPermissions, type Permission } from "../../domain/auth/permissions.ts";
 import type { Database } from "../db/database.ts";
-import { afterRequestCommit, withTransaction } from "../db/transaction.ts";
-import type { Cluster } from "../platform/cluster.ts";
+import { withTransaction } from "../db/transaction.ts";
+import { type Cluster, tellOthersAfterCommit } from "../platform/cluster.ts";
 import { findActorRecord } from "./actor_repo.ts";
 
 export const ACTOR_CACHE_TTL_MS = 3000;
@@ -118,19 +118,6 @@ export async function changeIdentity<T>(
     // Also after a failure: harmless, and a partly applied outer transaction cannot linger.
     deps.actors.invalidate();
   }
-  // Inside a request's transaction (Idempotency-Key) the others are told after its commit:
-  // told before, they could read and cache the state from before the change again.
-  const tellOthers = () => dropActorsElsewhere(deps);
-  if (!afterRequestCommit(tellOthers)) await tellOthers();
+  await tellOthersAfterCommit(deps.cluster, ACTORS_CHANGED, ACTOR_CACHE_TTL_MS);
   return result;
-}
-
-/** Every other server process drops its cached actors; resolves when none can serve one. */
-async function dropActorsElsewhere(deps: { cluster: Cluster }): Promise<void> {
-  const late = await deps.cluster.broadcast(ACTORS_CHANGED, {}, {
-    timeoutMs: ACTOR_CACHE_TTL_MS,
-  }).catch(() => undefined);
-  // Unheard peers (or a failed broadcast): their entries from before the commit expire within
-  // the TTL, so waiting it out keeps the promise.
-  if (late === undefined) await new Promise((resolve) => setTimeout(resolve, ACTOR_CACHE_TTL_MS));
 }

@@ -26,6 +26,7 @@ import {
 } from "../../domain/platform/peer_keys.ts";
 import type { Database } from "../db/database.ts";
 import type { NotificationListener } from "../db/connect.ts";
+import { afterRequestCommit } from "../db/transaction.ts";
 import type { Ids } from "../ids.ts";
 import type { Logger } from "../logger.ts";
 import {
@@ -94,6 +95,25 @@ export interface ClusterInput {
   secret: string | undefined;
   logger: Logger;
   ids: Ids;
+}
+
+/**
+ * After a change has committed: every other live process has handled message `t` (dropped
+ * what it cached), or `ttlMs` has passed, after which none serves an entry cached before the
+ * change. Inside a request's transaction (Idempotency-Key) this runs once that commits: told
+ * before, the others could read and cache the state from before the change again.
+ */
+export async function tellOthersAfterCommit(
+  cluster: Cluster,
+  t: string,
+  ttlMs: number,
+): Promise<void> {
+  const tell = async () => {
+    const late = await cluster.broadcast(t, {}, { timeoutMs: ttlMs }).catch(() => undefined);
+    // A failed broadcast: wait the TTL out instead (unheard peers are waited for above).
+    if (late === undefined) await new Promise((resolve) => setTimeout(resolve, ttlMs));
+  };
+  if (!afterRequestCommit(tell)) await tell();
 }
 
 export function createCluster(input: ClusterInput): Cluster {

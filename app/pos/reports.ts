@@ -8,7 +8,6 @@ import { InvalidReferenceError } from "../../domain/errors.ts";
 import { buildDailyReport, sessionCountsOnDate } from "../../domain/pos/daily_report.ts";
 import type { AppDeps } from "../deps.ts";
 import { findLocation } from "../platform/locations_repo.ts";
-import { findStoreTimezone } from "../platform/store_repo.ts";
 import { findSessionsForDay } from "./drawer_sessions_repo.ts";
 import { requireDrawerSession } from "./drawers.ts";
 import {
@@ -34,14 +33,14 @@ export async function getDrawerReport(
 
 /** `GET /reports/daily`: the sessions of a location closed on (or, if open, as of) a date. */
 export async function getDailyReport(
-  deps: Pick<AppDeps, "db" | "clock">,
+  deps: Pick<AppDeps, "db" | "clock" | "storeZone">,
   locationId: string,
   date?: string,
 ): Promise<DailyReportJson> {
   if (!(await findLocation(deps.db, locationId))) {
     throw new InvalidReferenceError("locationId", `Location "${locationId}" does not exist`);
   }
-  const timeZone = await findStoreTimezone(deps.db);
+  const timeZone = await deps.storeZone.get(deps.db);
   const now = deps.clock.now();
   const day = date ?? storeLocalDate(now, timeZone);
   const includeOpen = storeLocalDate(now, timeZone) === day;

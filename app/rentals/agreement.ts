@@ -16,7 +16,7 @@ import type { RentalAgreementJson } from "./rental_schemas.ts";
 import { requireRental } from "./rentals.ts";
 
 export async function getRentalAgreement(
-  deps: Pick<AppDeps, "db" | "clock">,
+  deps: Pick<AppDeps, "db" | "clock" | "storeZone">,
   id: string,
 ): Promise<{ json: RentalAgreementJson; printable: AgreementInput }> {
   const rental = await requireRental(deps.db, id);

@@ -68,7 +68,7 @@ export function rentalJsonOf(rental: RentalView, totals: ChargeTotals, today: st
 }
 
 export async function rentalsJson(
-  deps: Pick<AppDeps, "db" | "clock">,
+  deps: Pick<AppDeps, "db" | "clock" | "storeZone">,
   db: Db,
   rentals: readonly RentalView[],
   knownToday?: string,
@@ -80,7 +80,7 @@ export async function rentalsJson(
 }
 
 export async function rentalJson(
-  deps: Pick<AppDeps, "db" | "clock">,
+  deps: Pick<AppDeps, "db" | "clock" | "storeZone">,
   db: Db,
   rental: RentalView,
 ): Promise<RentalJson> {

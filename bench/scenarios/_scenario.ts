@@ -68,6 +68,8 @@ export interface EmbeddedRun {
   concurrency?: number;
   p50Ms?: number;
   p99Ms?: number;
+  /** Requests/s at least this share of the PostgreSQL run's (same data, same run). */
+  ratioToPostgres?: number;
 }
 
 /** One SQL statement with its parameters (`$1`, `$2`, ... in `sql`). */

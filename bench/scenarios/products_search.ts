@@ -53,4 +53,7 @@ export const productsSearch: Scenario<{ token: string }> = {
   pgbenchDefines: statement.defines,
   bareStatement: statement.query,
   targets: { ratioToPgbench: 0.85, p99Ms: 20 },
+  // Issue 23: a search on the embedded default reaches 0.4× PostgreSQL's requests/s on the
+  // same data and answers within 20 ms p50 at 10 clients.
+  embedded: [{ p50Ms: 20, ratioToPostgres: 0.4 }],
 };
