@@ -17,7 +17,7 @@ import { systemClock, systemIds } from "./ids.ts";
 import { findProduct } from "./inventory/products_repo.ts";
 import { createModuleCache } from "./platform/module_cache.ts";
 import { createCluster } from "./platform/cluster.ts";
-import { createStoreZoneCache, STORE_CHANGED } from "./platform/store.ts";
+import { createStoreZoneCache, STORE_CHANGED } from "./platform/store_zone.ts";
 import { rentalPort } from "./rentals/rental_payments.ts";
 import { findRental } from "./rentals/rentals_repo.ts";
 import { repairTicketPort } from "./repairs/repair_payments.ts";

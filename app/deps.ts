@@ -22,7 +22,7 @@ import type { RentalPort } from "./pos/rental_port.ts";
 import type { OutboxCipher } from "./email/outbox_cipher.ts";
 import type { VaultKeyring } from "./vault/keyring.ts";
 import type { Cluster } from "./platform/cluster.ts";
-import type { StoreZoneCache } from "./platform/store.ts";
+import type { StoreZoneCache } from "./platform/store_zone.ts";
 import type { NotificationListener } from "./db/connect.ts";
 
 export interface AppDeps {

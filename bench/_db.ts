@@ -28,6 +28,8 @@ export interface BenchDatabase {
   name: string;
   url: string;
   drop(): Promise<void>;
+  /** Keeps the database and lets go of the connection that created it. */
+  keep(): Promise<void>;
 }
 
 /**
@@ -43,7 +45,12 @@ export const EXISTING_DATABASE_URL = Deno.env.get("BENCH_SCALE_DATABASE_URL") ||
 export async function createBenchDatabase(serverUrl = SERVER_URL): Promise<BenchDatabase> {
   if (EXISTING_DATABASE_URL) {
     const name = new URL(EXISTING_DATABASE_URL).pathname.slice(1);
-    return { name, url: EXISTING_DATABASE_URL, drop: () => Promise.resolve() };
+    return {
+      name,
+      url: EXISTING_DATABASE_URL,
+      drop: () => Promise.resolve(),
+      keep: () => Promise.resolve(),
+    };
   }
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   const name = `shop_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
@@ -58,6 +65,10 @@ export async function createBenchDatabase(serverUrl = SERVER_URL): Promise<Bench
     url: withDatabase(serverUrl, name),
     async drop() {
       await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
+      await admin.end();
+    },
+    async keep() {
+      // Left open, this connection would keep the process from exiting.
       await admin.end();
     },
   };

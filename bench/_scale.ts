@@ -65,8 +65,10 @@ async function measureAt(scale: ScaleName, wrk: string): Promise<ListMeasurement
   } finally {
     await plans?.close();
     for (const child of children) await stop(child);
-    if (keep && !existing) console.log(`kept ${database.url}`);
-    else await database.drop();
+    if (keep && !existing) {
+      console.log(`kept ${database.url}`);
+      await database.keep();
+    } else await database.drop();
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   }
 }
