@@ -190,6 +190,14 @@ export function withCluster(
   });
 }
 
+/** The process indices, in order (`for (const i of NODES)`). */
+export const NODES: readonly number[] = Array.from({ length: PROCESSES }, (_, i) => i);
+
+/** `ask(i)` of every process at once, in process order (e.g. a status seen by each one). */
+export function onEveryNode<T>(ask: (i: number) => Promise<T>): Promise<T[]> {
+  return Promise.all(NODES.map(ask));
+}
+
 /** Polls `check` until it returns a value other than undefined, or fails after `ms`. */
 export async function eventually<T>(
   what: string,

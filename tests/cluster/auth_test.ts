@@ -6,7 +6,15 @@
  */
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, createUserWithPermissions, type TestUser } from "../_helpers/test_app.ts";
-import { type Cluster, freshClientIp, PROCESSES, testServerUrl, withCluster } from "./_cluster.ts";
+import {
+  type Cluster,
+  freshClientIp,
+  NODES,
+  onEveryNode,
+  PROCESSES,
+  testServerUrl,
+  withCluster,
+} from "./_cluster.ts";
 
 let c: Cluster;
 let admin: TestUser;
@@ -17,13 +25,10 @@ withCluster(async (cluster) => {
 });
 
 const ignore = !testServerUrl();
-const nodes = Array.from({ length: PROCESSES }, (_, i) => i);
 
 /** The status of `GET path` with `token` on every process, in process order. */
 function statusEverywhere(path: string, token: string): Promise<number[]> {
-  return Promise.all(
-    nodes.map(async (i) => (await api(c.node(i), "GET", path, { token })).status),
-  );
+  return onEveryNode(async (i) => (await api(c.node(i), "GET", path, { token })).status);
 }
 
 Deno.test({
@@ -138,7 +143,7 @@ Deno.test({
   name: "a user disabled through one process is refused by the next request on every process",
   ignore,
   async fn() {
-    for (const via of nodes) {
+    for (const via of NODES) {
       const user = await createUserWithPermissions(c.t, ["settings.view"]);
       assertEquals(await statusEverywhere("/v1/auth/me", user.token), [200, 200, 200]);
       const res = await api(c.node(via), "PATCH", `/v1/users/${user.id}/status`, {
@@ -172,7 +177,7 @@ Deno.test({
     assertEquals(statuses.filter((s) => s === 401).length, 10, statuses.join(","));
     assertEquals(statuses.filter((s) => s === 429).length, 5, statuses.join(","));
     // Every process now refuses that client, and still serves another one.
-    for (const i of nodes) {
+    for (const i of NODES) {
       const refused = await api(c.node(i), "POST", "/v1/auth/login", {
         body: { email: "nobody@example.test", password: "wrong password" },
         headers: { "X-Forwarded-For": ip },
@@ -211,7 +216,7 @@ Deno.test({
     assertEquals(statuses.filter((s) => s === 401).length, 5, statuses.join(","));
     assertEquals(statuses.filter((s) => s === 429).length, 4, statuses.join(","));
     // Locked on every process, even with the right PIN.
-    for (const i of nodes) {
+    for (const i of NODES) {
       const right = await api(c.node(i), "POST", "/v1/auth/pin-login", {
         body: { code: `${user.employeeNumber}4826` },
         headers: { "X-Forwarded-For": freshClientIp() },

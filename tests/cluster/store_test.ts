@@ -5,7 +5,7 @@
  */
 import { assertEquals, assertNotEquals } from "../_helpers/assert.ts";
 import { api, createUserWithPermissions, type TestUser } from "../_helpers/test_app.ts";
-import { type Cluster, PROCESSES, testServerUrl, withCluster } from "./_cluster.ts";
+import { type Cluster, onEveryNode, PROCESSES, testServerUrl, withCluster } from "./_cluster.ts";
 
 let c: Cluster;
 let manager: TestUser;
@@ -28,17 +28,16 @@ withCluster(async (cluster) => {
 });
 
 const ignore = !testServerUrl();
-const nodes = Array.from({ length: PROCESSES }, (_, i) => i);
 
 /** The store's today as each process sees it (the daily report's default date). */
 function todayEverywhere(): Promise<string[]> {
-  return Promise.all(nodes.map(async (i) => {
+  return onEveryNode(async (i) => {
     const res = await api(c.node(i), "GET", `/v1/reports/daily?locationId=${locationId}`, {
       token: manager.token,
     });
     assertEquals(res.status, 200, res.text);
     return res.body.date;
-  }));
+  });
 }
 
 Deno.test({

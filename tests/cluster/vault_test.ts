@@ -20,7 +20,15 @@ import {
   type VaultUsers,
   vaultUsers,
 } from "../vault/_fixtures.ts";
-import { type Cluster, eventually, PROCESSES, testServerUrl, withCluster } from "./_cluster.ts";
+import {
+  type Cluster,
+  eventually,
+  NODES,
+  onEveryNode,
+  PROCESSES,
+  testServerUrl,
+  withCluster,
+} from "./_cluster.ts";
 
 let c: Cluster;
 let users: VaultUsers;
@@ -33,14 +41,13 @@ withCluster(async (cluster) => {
 }, VAULT_ENV);
 
 const ignore = !testServerUrl();
-const nodes = Array.from({ length: PROCESSES }, (_, i) => i);
 
 async function lockedEverywhere(): Promise<boolean[]> {
-  return await Promise.all(nodes.map(async (i) => {
+  return await onEveryNode(async (i) => {
     const res = await api(c.node(i), "GET", "/v1/vault/status", { token: users.viewer.token });
     assertEquals(res.status, 200, res.text);
     return res.body.locked;
-  }));
+  });
 }
 
 Deno.test({
@@ -66,12 +73,12 @@ Deno.test({
     const entry = await createEntry(c.on(1), users.admin, { categoryId: category.id });
     entryId = entry.id;
     secret = await reveal(c.on(1), users.admin, entryId);
-    for (const i of nodes) assertEquals(await reveal(c.on(i), users.admin, entryId), secret);
+    for (const i of NODES) assertEquals(await reveal(c.on(i), users.admin, entryId), secret);
 
     for (let round = 0; round < PROCESSES; round++) {
       await lock(c.on(round), users.admin);
       assertEquals(await lockedEverywhere(), [true, true, true], `locked through ${round}`);
-      for (const i of nodes) {
+      for (const i of NODES) {
         const res = await api(c.node(i), "POST", `/v1/vault/entries/${entryId}/reveal`, {
           token: users.admin.token,
         });
@@ -80,7 +87,7 @@ Deno.test({
       const via = (round + 1) % PROCESSES;
       await unlock(c.on(via), users.viewer);
       assertEquals(await lockedEverywhere(), [false, false, false], `unlocked through ${via}`);
-      for (const i of nodes) assertEquals(await reveal(c.on(i), users.admin, entryId), secret);
+      for (const i of NODES) assertEquals(await reveal(c.on(i), users.admin, entryId), secret);
     }
   },
 });
@@ -156,7 +163,7 @@ Deno.test({
   ignore,
   async fn() {
     assertEquals(await lockedEverywhere(), [false, false, false]);
-    for (const i of nodes) await c.stopNode(i);
+    for (const i of NODES) await c.stopNode(i);
     await c.restart(0);
     const res = await api(c.node(0), "GET", "/v1/vault/status", { token: users.viewer.token });
     assertEquals(res.body, { initialized: true, locked: true });
