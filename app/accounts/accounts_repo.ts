@@ -2,7 +2,7 @@
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
-import { paginateByShape, type ShapeMemo } from "../db/pagination.ts";
+import { newShapeMemo, paginateByShape } from "../db/pagination.ts";
 import { isoString, softDeleteById, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { AddressJson } from "../db/column_types.ts";
@@ -174,7 +174,7 @@ function accountListBase(db: Db, pattern: string | undefined) {
 }
 
 /** Compiled account-list SQL per shape (see `paginateByShape`). */
-const accountListSql: ShapeMemo = new Map();
+const accountListSql = newShapeMemo();
 
 export function listAccounts(db: Db, params: ListParams) {
   const pattern = params.q ? likePattern(params.q) : undefined;

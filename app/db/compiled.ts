@@ -13,10 +13,21 @@ import { type Compilable, CompiledQuery } from "kysely";
 import type { Db } from "./database.ts";
 
 /** Shapes per statement family beyond which new ones are compiled every time. */
-const MAX_SHAPES = 64;
+const DEFAULT_MAX_SHAPES = 64;
 
 export class CompiledStatements {
   readonly #sql = new Map<string, string>();
+  readonly #maxShapes: number;
+
+  /** `maxShapes` only bounds a mistake (a key that does not determine the text). */
+  constructor(maxShapes = DEFAULT_MAX_SHAPES) {
+    this.#maxShapes = maxShapes;
+  }
+
+  /** How many statements are remembered. */
+  get size(): number {
+    return this.#sql.size;
+  }
 
   async run<O>(
     db: Db,
@@ -31,7 +42,7 @@ export class CompiledStatements {
     const compiled = compile();
     const same = compiled.parameters.length === values.length &&
       compiled.parameters.every((value, i) => value === values[i]);
-    if (same && this.#sql.size < MAX_SHAPES) this.#sql.set(key, compiled.sql);
+    if (same && this.#sql.size < this.#maxShapes) this.#sql.set(key, compiled.sql);
     return (await db.executeQuery<O>(compiled)).rows;
   }
 }

@@ -14,6 +14,7 @@
  * match), so a list found to exceed it is remembered with its estimate for a minute
  * (`LARGE_LISTS`): its next pages are one statement without a count.
  */
+import { CompiledStatements } from "./compiled.ts";
 import { CompiledQuery, type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { ListParams } from "../schemas.ts";
 import type { Db } from "./database.ts";
@@ -251,8 +252,13 @@ export async function paginateByIds<Row extends { __total: number | null }, T>(
   return toPage(rows, params, () => ids, map, plan);
 }
 
-/** Compiled SQL per query shape, for `paginateByShape()`: one map per list query. */
-export type ShapeMemo = Map<string, string>;
+/** Compiled SQL per query shape, for `paginateByShape()`: one per list query. */
+export type ShapeMemo = CompiledStatements;
+
+/** Shapes are few (filters present × sort × order); the bound only catches a mistake. */
+export function newShapeMemo(): ShapeMemo {
+  return new CompiledStatements(4096);
+}
 
 /**
  * `paginate()` for hot list endpoints: the SQL of each query shape is compiled once and then
@@ -286,19 +292,11 @@ export async function paginateByShape<DB, TB extends keyof DB, O, T>(
     (params.page - 1) * params.limit,
   ];
   const key = `${shape}|${params.sort}|${params.order}|${counted ? "counted" : "estimated"}`;
-  const known = memo.get(key);
-  let rows: CountedRow<O>[];
-  if (known !== undefined) {
-    rows = (await db.executeQuery<CountedRow<O>>(CompiledQuery.raw(known, parameters))).rows;
-  } else {
-    const compiled = pageQuery(build(), params, options, plan).compile();
-    const same = compiled.parameters.length === parameters.length &&
-      compiled.parameters.every((value, i) => value === parameters[i]);
-    if (same && memo.size < MAX_SHAPES) memo.set(key, compiled.sql);
-    rows = (await db.executeQuery(compiled)).rows as CountedRow<O>[];
-  }
+  const rows = await memo.run(
+    db,
+    key,
+    parameters,
+    () => pageQuery(build(), params, options, plan).compile() as CompiledQuery<CountedRow<O>>,
+  );
   return toPage(rows, params, build, options.map, plan);
 }
-
-/** Shapes are few (filters present × sort × order); this only bounds a mistake. */
-const MAX_SHAPES = 4096;

@@ -5,7 +5,7 @@
 import { compiledOnce } from "../db/compiled.ts";
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
-import { paginate, paginateByShape, type ShapeMemo } from "../db/pagination.ts";
+import { newShapeMemo, paginate, paginateByShape } from "../db/pagination.ts";
 import { isoString, softDeleteById } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { ProductType } from "../../domain/inventory/products.ts";
@@ -119,7 +119,7 @@ export const PRODUCT_SORT_COLUMNS: Record<string, string> = {
 };
 
 /** Compiled product-list SQL per shape (see `paginateByShape`). */
-const productListSql: ShapeMemo = new Map();
+const productListSql = newShapeMemo();
 
 export function listProducts(db: Db, params: ListParams & ProductFilters) {
   // The parameters `productListQuery` binds, in order, and what decides its SQL text.

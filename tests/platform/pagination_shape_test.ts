@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { createTestApp, type TestApp } from "../_helpers/test_app.ts";
-import { paginate, paginateByShape, type ShapeMemo } from "../../app/db/pagination.ts";
+import { newShapeMemo, paginate, paginateByShape } from "../../app/db/pagination.ts";
 import {
   listProducts,
   PRODUCT_SORT_COLUMNS,
@@ -111,13 +111,13 @@ Deno.test("paginateByShape remembers the SQL only when the values list matches t
   };
   const expected = await paginate(build(), params, options);
 
-  const right: ShapeMemo = new Map();
+  const right = newShapeMemo();
   const first = await paginateByShape(t.deps.db, right, "q", ["%vintage%"], build, params, options);
   assertEquals(right.size, 1);
   const again = await paginateByShape(t.deps.db, right, "q", ["%vintage%"], build, params, options);
   assertEquals([first, again], [expected, expected]);
 
-  const wrong: ShapeMemo = new Map();
+  const wrong = newShapeMemo();
   const fallback = await paginateByShape(
     t.deps.db,
     wrong,
