@@ -215,10 +215,14 @@ export function createCluster(input: ClusterInput): Cluster {
     return subscription;
   }
 
-  async function relisten(): Promise<void> {
+  async function stopListening(): Promise<void> {
     const previous = subscription;
     subscription = undefined;
     await previous?.then((s) => s.stop()).catch(() => {});
+  }
+
+  async function relisten(): Promise<void> {
+    await stopListening();
     await ensureListening();
   }
 
@@ -333,9 +337,7 @@ export function createCluster(input: ClusterInput): Cluster {
       joined = false;
       clearInterval(heartbeat);
       await unregisterProcess(db, processId).catch(() => {});
-      const current = subscription;
-      subscription = undefined;
-      await current?.then((s) => s.stop()).catch(() => {});
+      await stopListening();
     },
 
     get joined() {
