@@ -51,7 +51,7 @@ export function createDeps(input: DepsInput): AppDeps {
     ids,
   });
   const actors = createActorCache(input.db, { trusted: cluster.cachesTrusted });
-  const storeZone = createStoreZoneCache(cluster.cachesTrusted);
+  const storeZone = createStoreZoneCache(input.db, cluster.cachesTrusted);
   cluster.handle(ACTORS_CHANGED, () => actors.invalidate());
   cluster.handle(STORE_CHANGED, () => storeZone.invalidate());
   cluster.onReset(() => {

@@ -19,6 +19,7 @@ import { expandPermissions, type Permission } from "../../domain/auth/permission
 import type { Database } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import { type Cluster, tellOthersAfterCommit } from "../platform/cluster.ts";
+import { createTrustedCache } from "../platform/trusted_cache.ts";
 import { findActorRecord } from "./actor_repo.ts";
 
 export const ACTOR_CACHE_TTL_MS = 3000;
@@ -41,21 +42,10 @@ export interface ActorCache {
   readonly size: number;
 }
 
-interface Entry {
-  state: ActorState | undefined;
-  loadedAt: number;
-}
-
 export function createActorCache(
   db: Kysely<Database>,
   options: { ttlMs?: number; trusted?: () => boolean } = {},
 ): ActorCache {
-  const ttl = options.ttlMs ?? ACTOR_CACHE_TTL_MS;
-  const trusted = options.trusted ?? (() => true);
-  const entries = new Map<string, Entry>();
-  const loading = new Map<string, Promise<ActorState | undefined>>();
-  let generation = 0;
-
   async function load(userId: string): Promise<ActorState | undefined> {
     const record = await findActorRecord(db, { id: userId });
     if (!record) return undefined;
@@ -68,36 +58,11 @@ export function createActorCache(
       permissions: expandPermissions(record.permissions),
     };
   }
-
-  return {
-    async get(userId) {
-      // Uncached: a load already in flight may have read the state before a change this
-      // request must see, so every call reads for itself.
-      if (ttl <= 0 || !trusted()) return await load(userId);
-      const cached = entries.get(userId);
-      if (cached && performance.now() - cached.loadedAt < ttl) return cached.state;
-      const pending = loading.get(userId);
-      if (pending) return await pending;
-      const startedGeneration = generation;
-      const startedAt = performance.now();
-      const promise = load(userId).finally(() => loading.delete(userId));
-      loading.set(userId, promise);
-      const state = await promise;
-      if (startedGeneration === generation) {
-        if (entries.size >= MAX_ENTRIES) entries.clear();
-        entries.set(userId, { state, loadedAt: startedAt });
-      }
-      return state;
-    },
-    invalidate() {
-      generation++;
-      entries.clear();
-      loading.clear();
-    },
-    get size() {
-      return entries.size;
-    },
-  };
+  return createTrustedCache(load, {
+    ttlMs: options.ttlMs ?? ACTOR_CACHE_TTL_MS,
+    trusted: options.trusted,
+    maxEntries: MAX_ENTRIES,
+  });
 }
 
 /** The cluster message that makes every server process drop its cached actors. */

@@ -15,7 +15,7 @@ export async function storeToday(
   deps: Pick<AppDeps, "db" | "clock" | "storeZone">,
   db: Db = deps.db,
 ): Promise<string> {
-  const zone = db === deps.db ? await deps.storeZone.get(db) : await findStoreTimezone(db);
+  const zone = db === deps.db ? await deps.storeZone.get() : await findStoreTimezone(db);
   return storeLocalDate(deps.clock.now(), zone);
 }
 

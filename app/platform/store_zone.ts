@@ -4,6 +4,7 @@
  */
 import type { Db } from "../db/database.ts";
 import { findStoreTimezone } from "./store_repo.ts";
+import { createTrustedCache } from "./trusted_cache.ts";
 
 /** The cluster message that makes every server process drop its cached time zone. */
 export const STORE_CHANGED = "store_changed";
@@ -16,26 +17,14 @@ export const STORE_ZONE_TTL_MS = 3000;
  * process before it answers; an entry is at most 3 s old and cached only while `trusted()`.
  */
 export interface StoreZoneCache {
-  get(db: Db): Promise<string>;
+  get(): Promise<string>;
   invalidate(): void;
 }
 
-export function createStoreZoneCache(trusted: () => boolean): StoreZoneCache {
-  let cached: { zone: string; loadedAt: number } | undefined;
-  let generation = 0;
-  return {
-    async get(db) {
-      if (!trusted()) return await findStoreTimezone(db);
-      if (cached && performance.now() - cached.loadedAt < STORE_ZONE_TTL_MS) return cached.zone;
-      const started = { generation, at: performance.now() };
-      const zone = await findStoreTimezone(db);
-      // A change that landed while this read was under way may not be in it: not kept.
-      if (started.generation === generation) cached = { zone, loadedAt: started.at };
-      return zone;
-    },
-    invalidate() {
-      generation++;
-      cached = undefined;
-    },
-  };
+export function createStoreZoneCache(db: Db, trusted: () => boolean): StoreZoneCache {
+  const cache = createTrustedCache(() => findStoreTimezone(db), {
+    ttlMs: STORE_ZONE_TTL_MS,
+    trusted,
+  });
+  return { get: () => cache.get(undefined), invalidate: () => cache.invalidate() };
 }

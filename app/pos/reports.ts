@@ -40,7 +40,7 @@ export async function getDailyReport(
   if (!(await findLocation(deps.db, locationId))) {
     throw new InvalidReferenceError("locationId", `Location "${locationId}" does not exist`);
   }
-  const timeZone = await deps.storeZone.get(deps.db);
+  const timeZone = await deps.storeZone.get();
   const now = deps.clock.now();
   const day = date ?? storeLocalDate(now, timeZone);
   const includeOpen = storeLocalDate(now, timeZone) === day;

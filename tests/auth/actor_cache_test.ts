@@ -1,7 +1,7 @@
 /**
- * The actor cache (the embedded engine's): a hit costs no query, and an entry is forgotten on
- * invalidation and after its TTL. On PostgreSQL `createDeps` caches nothing; that changes apply
- * at once on every process is proven with three processes in tests/cluster/auth_test.ts.
+ * The actor cache: a hit costs no query, and an entry is forgotten on invalidation and after its
+ * TTL. On PostgreSQL only cluster members cache; that changes apply at once on every process is
+ * proven with three processes in tests/cluster/auth_test.ts.
  */
 import { assertEquals } from "../_helpers/assert.ts";
 import { createUserWithPermissions, type TestApp } from "../_helpers/test_app.ts";
