@@ -15,7 +15,13 @@
  * (`LARGE_LISTS`): its next pages are one statement without a count.
  */
 import { CompiledStatements } from "./compiled.ts";
-import { CompiledQuery, type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
+import {
+  type Compilable,
+  CompiledQuery,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  sql,
+} from "kysely";
 import type { ListParams } from "../schemas.ts";
 import type { Db } from "./database.ts";
 
@@ -69,8 +75,12 @@ function rowsOf(unpaged: AnySelect): AnySelect {
  * An uncorrelated subquery, so PostgreSQL runs it once per statement (an InitPlan).
  */
 function cappedTotal(unpaged: AnySelect) {
+  return cappedCount(unpaged).as("__total");
+}
+
+function cappedCount(unpaged: AnySelect) {
   const counted = rowsOf(unpaged).limit(EXACT_TOTAL_CAP + 1);
-  return sql<number>`(SELECT count(*) FROM (${counted}) AS counted_rows)`.as("__total");
+  return sql<number>`(SELECT count(*) FROM (${counted}) AS counted_rows)`;
 }
 
 /** The `__total` column of a page of a list known to exceed the cap: nothing to count. */
@@ -235,21 +245,78 @@ export async function paginate<DB, TB extends keyof DB, O, T>(
   return toPage(rows, params, () => query, options.map, plan);
 }
 
+/** The list `paginateByIds()` pages: its ids query, and what `paginateByShape()` needs. */
+export interface IdsList {
+  /** Compiled SQL per shape of this list (one memo per list). */
+  memo: ShapeMemo;
+  /** What decides the ids query's SQL text (which filters are present), as for `paginateByShape`. */
+  shape: string;
+  /** The ids query's parameters, in order. */
+  values: readonly unknown[];
+  /** The ids query (selects the table's `id`), built only when its SQL is not remembered. */
+  ids: () => AnySelect;
+}
+
 /**
  * `paginate()` for lists whose page is chosen on one table's ids (counted and sorted on its
  * indexes, without reading its rows) and whose rows are read, joined, for that page only:
- * `readPage` gets the page of ids (select it `as` an alias, with its `__total`) and the order.
+ * `readPage` gets the page of ids (select it `as` an alias, with its `__total`) and the order,
+ * and returns the page's query (not run). As in `paginateByShape()`, the statement of each
+ * shape is compiled once and then run with the request's values.
+ *
+ * The page counts nothing when it is not full: it is then the last page, and its total is its
+ * offset plus its rows. The capped count sits in the CASE's other branch, and PostgreSQL runs
+ * such a subquery (an InitPlan) only when a row needs it, so a search that finds a few rows
+ * reads them once instead of twice (a ticket found by its serial: 940 against 530 statements
+ * a second on 100,000 tickets).
  */
 export async function paginateByIds<Row extends { __total: number | null }, T>(
-  ids: AnySelect,
+  db: Db,
+  list: IdsList,
   params: ListParams,
   sort: PageSort,
-  readPage: (page: AnySelect, order: RawBuilder<unknown>) => Promise<Row[]>,
+  readPage: (page: PageOfIds, order: RawBuilder<unknown>) => Compilable<unknown>,
   map: (row: Omit<Row, "__total">) => T,
 ): Promise<Page<T>> {
-  const plan = totalPlan(listKey(ids));
-  const rows = await readPage(pageQuery(ids, params, sort, plan), pageOrder(params, sort));
-  return toPage(rows, params, () => ids, map, plan);
+  const plan = totalPlan(`${list.shape}\u0000${JSON.stringify(list.values)}`);
+  const counted = plan.estimate === undefined;
+  const offset = (params.page - 1) * params.limit;
+  // The order of the parameters in `pageOfIds`'s text (`readPage` adds none of its own).
+  const parameters = counted
+    ? [
+      params.limit,
+      offset,
+      ...list.values,
+      EXACT_TOTAL_CAP + 1,
+      ...list.values,
+      params.limit,
+      offset,
+    ]
+    : [...list.values, params.limit, offset];
+  const key = `${list.shape}|${params.sort}|${params.order}|${counted ? "counted" : "estimated"}`;
+  const rows = await list.memo.run(
+    db,
+    key,
+    parameters,
+    () =>
+      readPage(pageOfIds(list.ids(), params, sort, plan), pageOrder(params, sort))
+        .compile() as CompiledQuery<Row>,
+  );
+  return toPage(rows, params, list.ids, map, plan);
+}
+
+/** The page of ids `paginateByIds()` hands its reader: each id with the list's total. */
+export type PageOfIds = RawBuilder<{ id: string; __total: number | null }>;
+
+function pageOfIds(ids: AnySelect, params: ListParams, sort: PageSort, plan: TotalPlan) {
+  const offset = (params.page - 1) * params.limit;
+  const page = ids.orderBy(pageOrder(params, sort)).limit(params.limit).offset(offset);
+  if (plan.estimate !== undefined) {
+    return sql`(SELECT pg.id, NULL::bigint as "__total" FROM (${page}) AS pg)` as PageOfIds;
+  }
+  const rows = sql`count(*) OVER ()`;
+  return sql`(SELECT pg.id, CASE WHEN ${rows} < ${params.limit} THEN ${offset} + ${rows}
+    ELSE ${cappedCount(ids)} END as "__total" FROM (${page}) AS pg)` as PageOfIds;
 }
 
 /** Compiled SQL per query shape, for `paginateByShape()`: one per list query. */

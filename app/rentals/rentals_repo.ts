@@ -11,7 +11,7 @@ import type { RentalStatus } from "../../domain/rentals/rental_status.ts";
 import type { BillingInterval } from "../../domain/rentals/periods.ts";
 import { isAnyOf } from "../db/any_of.ts";
 import type { Database, Db } from "../db/database.ts";
-import { type Page, paginateByIds } from "../db/pagination.ts";
+import { newShapeMemo, type Page, paginateByIds } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 
@@ -151,16 +151,22 @@ function toView(
   };
 }
 
+/**
+ * Rentals with their account's and product's names and their unit's serial: each a scalar
+ * subquery by primary key (the three are NOT NULL foreign keys, so as an inner join would)
+ * rather than a join, which PostgreSQL plans in a third of the time (a list's page is planned
+ * for its values on every run: 0.36 instead of 1.1 ms, and it runs in 0.7 instead of 1.0 ms).
+ */
 function rentalViews(db: Db) {
   return db.selectFrom("rentals as r")
-    .innerJoin("accounts as acc", "acc.id", "r.account_id")
-    .innerJoin("products as p", "p.id", "r.product_id")
-    .innerJoin("units as u", "u.id", "r.unit_id")
-    .select([
+    .select((eb) => [
       ...RENTAL_COLUMNS,
-      "acc.name as account_name",
-      "p.name as product_name",
-      "u.serial_number",
+      eb.selectFrom("accounts as acc").select("acc.name").whereRef("acc.id", "=", "r.account_id")
+        .as("account_name"),
+      eb.selectFrom("products as p").select("p.name").whereRef("p.id", "=", "r.product_id")
+        .as("product_name"),
+      eb.selectFrom("units as u").select("u.serial_number").whereRef("u.id", "=", "r.unit_id")
+        .as("serial_number"),
     ]);
 }
 
@@ -244,6 +250,9 @@ const RENTAL_SORT_COLUMNS: Record<string, string> = {
   status: "r.status",
 };
 
+/** Compiled rental-list SQL per shape (see `paginateByIds`; exported for its test). */
+export const rentalListSql = newShapeMemo();
+
 /**
  * Rentals list, in one statement: the page of ids is filtered, counted and sorted on
  * `rentals` (overdue through `rentals_overdue_idx`, past due through the unpaid charges'
@@ -255,6 +264,39 @@ export async function listRentals(
   db: Db,
   params: ListParams & RentalFilters,
 ): Promise<Page<RentalView>> {
+  // The parameters `rentalIds` binds, in order, and what decides its SQL text.
+  const pattern = params.q ? likePattern(params.q) : undefined;
+  const values: unknown[] = [];
+  if (pattern) values.push(pattern, pattern, pattern);
+  if (params.status) values.push(params.status);
+  if (params.accountId) values.push(params.accountId);
+  if (params.memberId) values.push(params.memberId);
+  if (params.productId) values.push(params.productId);
+  if (params.overdueBefore) values.push("active", params.overdueBefore);
+  if (params.pastDueBefore) values.push("unpaid", params.pastDueBefore);
+  const shape = [
+    pattern ? "q" : "",
+    params.status ? "s" : "",
+    params.accountId ? "a" : "",
+    params.memberId ? "m" : "",
+    params.productId ? "p" : "",
+    params.overdueBefore ? "o" : "",
+    params.pastDueBefore ? "d" : "",
+  ].join(",");
+  return await paginateByIds(
+    db,
+    { memo: rentalListSql, shape, values, ids: () => rentalIds(db, params) },
+    params,
+    { sortColumns: RENTAL_SORT_COLUMNS, nullableSorts: ["dueDate"], tieBreaker: "r.id" },
+    (page, order) =>
+      rentalViews(db).innerJoin(page.as("pg"), "pg.id", "r.id").select("pg.__total")
+        .orderBy(order),
+    (row) => toView(row as never),
+  );
+}
+
+/** The ids of the rentals `params` filters (the list's page is chosen on them). */
+function rentalIds(db: Db, params: ListParams & RentalFilters) {
   let ids = db.selectFrom("rentals as r").select("r.id").where("r.deleted_at", "is", null);
   if (params.q) {
     // Ids from each trigram index, as conditions on the rentals' foreign-key indexes
@@ -286,15 +328,7 @@ export async function listRentals(
       .where("status", "=", "unpaid").where("due_date", "<", params.pastDueBefore);
     ids = ids.where(isAnyOf("r.id", pastDue));
   }
-  return await paginateByIds(
-    ids,
-    params,
-    { sortColumns: RENTAL_SORT_COLUMNS, nullableSorts: ["dueDate"], tieBreaker: "r.id" },
-    (page, order) =>
-      rentalViews(db).innerJoin(page.as("pg"), "pg.id", "r.id").select("pg.__total")
-        .orderBy(order).execute(),
-    (row) => toView(row as never),
-  );
+  return ids;
 }
 
 export interface RentalChanges {

@@ -8,7 +8,7 @@ import { type Selectable, sql, type Transaction } from "kysely";
 import type { RepairStatus } from "../../domain/repairs/status_machine.ts";
 import { isAnyOf } from "../db/any_of.ts";
 import type { Database, Db } from "../db/database.ts";
-import { type Page, paginateByIds } from "../db/pagination.ts";
+import { newShapeMemo, type Page, paginateByIds } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { ApprovalMethod, RepairTicketTable } from "./repairs_tables.ts";
@@ -221,6 +221,9 @@ const TICKET_SORT_COLUMNS: Record<string, string> = {
   readyAt: "rt.status_changed_at",
 };
 
+/** Compiled ticket-list SQL per shape (see `paginateByIds`; exported for its test). */
+export const ticketListSql = newShapeMemo();
+
 /**
  * Tickets list, in one statement: the page of ids is counted and sorted on `repair_tickets`
  * alone (which the indexes answer without reading rows: the ready-for-pickup shelf is an
@@ -232,6 +235,41 @@ export async function listTickets(
   db: Db,
   params: ListParams & TicketFilters,
 ): Promise<Page<TicketView>> {
+  // The parameters `ticketIds` binds, in order, and what decides its SQL text.
+  const pattern = params.q ? likePattern(params.q) : undefined;
+  const values: unknown[] = [];
+  if (pattern) values.push(pattern, pattern);
+  if (params.status) values.push(params.status);
+  if (params.accountId) values.push(params.accountId);
+  if (params.batchId) values.push(params.batchId);
+  if (params.locationId) values.push(params.locationId);
+  if (params.serialNumber) values.push(params.serialNumber.toLowerCase());
+  const shape = [
+    pattern ? "q" : "",
+    params.status ? "s" : "",
+    params.accountId ? "a" : "",
+    params.batchId ? "b" : "",
+    params.locationId ? "l" : "",
+    params.serialNumber ? "n" : "",
+  ].join(",");
+  type Row = TicketRow & { account_name: string; __total: number | null };
+  return await paginateByIds<Row, TicketView>(
+    db,
+    { memo: ticketListSql, shape, values, ids: () => ticketIds(db, params) },
+    params,
+    { sortColumns: TICKET_SORT_COLUMNS, nullableSorts: ["dueDate"], tieBreaker: "rt.id" },
+    (page, order) =>
+      db.selectFrom(page.as("p"))
+        .innerJoin("repair_tickets as rt", "rt.id", "p.id")
+        .innerJoin("accounts as acc", "acc.id", "rt.account_id")
+        .select([...TICKET_COLUMNS, "acc.name as account_name", "p.__total"])
+        .orderBy(order),
+    toView,
+  );
+}
+
+/** The ids of the tickets `params` filters (the list's page is chosen on them). */
+function ticketIds(db: Db, params: ListParams & TicketFilters) {
   let ids = db.selectFrom("repair_tickets as rt").select("rt.id")
     .where("rt.deleted_at", "is", null);
   if (params.q) {
@@ -256,19 +294,7 @@ export async function listTickets(
   if (params.serialNumber) {
     ids = ids.where(sql`lower(rt.serial_number)`, "=", params.serialNumber.toLowerCase());
   }
-  type Row = TicketRow & { account_name: string; __total: number | null };
-  return await paginateByIds<Row, TicketView>(
-    ids,
-    params,
-    { sortColumns: TICKET_SORT_COLUMNS, nullableSorts: ["dueDate"], tieBreaker: "rt.id" },
-    (page, order) =>
-      db.selectFrom(page.as("p"))
-        .innerJoin("repair_tickets as rt", "rt.id", "p.id")
-        .innerJoin("accounts as acc", "acc.id", "rt.account_id")
-        .select([...TICKET_COLUMNS, "acc.name as account_name", "p.__total"])
-        .orderBy(order).execute() as Promise<Row[]>,
-    toView,
-  );
+  return ids;
 }
 
 export interface TicketChanges {

@@ -87,6 +87,16 @@ export class TracingDatabase {
   }
 }
 
+/** The custom plans of `queries`, one after the other. */
+export async function customPlans(
+  db: Kysely<Database>,
+  queries: readonly CompiledQuery[],
+): Promise<string> {
+  const plans = [];
+  for (const query of queries) plans.push(await customPlan(db, query));
+  return plans.join("\n");
+}
+
 /** EXPLAIN of `query` planned for its parameter values (a custom plan). */
 export async function customPlan(db: Kysely<Database>, query: CompiledQuery): Promise<string> {
   const result = await db.executeQuery<{ "QUERY PLAN": string }>(

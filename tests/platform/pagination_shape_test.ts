@@ -9,6 +9,10 @@ import {
 import { productListQuery as productListSchema } from "../../app/inventory/inventory_schemas.ts";
 import { listAccounts } from "../../app/accounts/accounts_repo.ts";
 import { accountListQuery as accountListSchema } from "../../app/accounts/account_schemas.ts";
+import { listTickets, ticketListSql } from "../../app/repairs/tickets_repo.ts";
+import { ticketListQuery as ticketListSchema } from "../../app/repairs/ticket_schemas.ts";
+import { listRentals, rentalListSql } from "../../app/rentals/rentals_repo.ts";
+import { rentalListQuery as rentalListSchema } from "../../app/rentals/rental_schemas.ts";
 
 let t: TestApp;
 
@@ -129,4 +133,35 @@ Deno.test("paginateByShape remembers the SQL only when the values list matches t
   );
   assertEquals(wrong.size, 0);
   assertEquals(fallback, expected);
+});
+
+Deno.test("the ticket and rental lists remember the SQL of every shape (their values lists match)", async () => {
+  const db = t.deps.db;
+  const id = crypto.randomUUID();
+  const ticketQueries: Parameters<typeof listTickets>[1][] = [
+    ticketListSchema.parse({}),
+    ticketListSchema.parse({ q: "violin", sort: "ticketNumber", order: "asc" }),
+    { ...ticketListSchema.parse({}), status: "ready_for_pickup" },
+    { ...ticketListSchema.parse({ accountId: id, batchId: id }), locationId: id },
+    { ...ticketListSchema.parse({ q: "x", serialNumber: "SN-1" }), status: "new" },
+  ];
+  const tickets = ticketListSql.size;
+  for (const params of ticketQueries) {
+    const first = await listTickets(db, params);
+    assertEquals(await listTickets(db, params), first);
+  }
+  assertEquals(ticketListSql.size - tickets, ticketQueries.length);
+  const rentalQueries: Parameters<typeof listRentals>[1][] = [
+    rentalListSchema.parse({}),
+    rentalListSchema.parse({ q: "smith", sort: "dueDate", order: "desc" }),
+    { ...rentalListSchema.parse({ status: "active" }), overdueBefore: "2026-11-28" },
+    { ...rentalListSchema.parse({}), pastDueBefore: "2026-11-18" },
+    { ...rentalListSchema.parse({ accountId: id, memberId: id, productId: id }) },
+  ];
+  const rentals = rentalListSql.size;
+  for (const params of rentalQueries) {
+    const first = await listRentals(db, params);
+    assertEquals(await listRentals(db, params), first);
+  }
+  assertEquals(rentalListSql.size - rentals, rentalQueries.length);
 });

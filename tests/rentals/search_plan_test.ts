@@ -5,7 +5,7 @@
  * contain no sequential scan of rentals, charges, units or their history.
  */
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { customPlan, onPostgres, withPlanDatabase } from "../_helpers/query_plans.ts";
+import { customPlan, customPlans, onPostgres, withPlanDatabase } from "../_helpers/query_plans.ts";
 import { sql } from "../_helpers/test_db.ts";
 import { listRentals } from "../../app/rentals/rentals_repo.ts";
 import { rentalListQuery } from "../../app/rentals/rental_schemas.ts";
@@ -61,9 +61,10 @@ const plans = withPlanDatabase(async (t) => {
     .execute(db);
 });
 
+/** The plans of every statement `listRentals` sends for these parameters. */
 async function planOf(params: Parameters<typeof listRentals>[1]) {
   const db = plans.traced.db;
-  return await customPlan(db, await plans.traced.listQueryOf(() => listRentals(db, params)));
+  return await customPlans(db, await plans.traced.queriesOf(() => listRentals(db, params)));
 }
 
 const SCANS =

@@ -5,8 +5,9 @@
  * tickets.
  */
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { customPlan, onPostgres, withPlanDatabase } from "../_helpers/query_plans.ts";
+import { customPlans, onPostgres, withPlanDatabase } from "../_helpers/query_plans.ts";
 import { sql } from "../_helpers/test_db.ts";
+import { CompiledQuery } from "kysely";
 import { listTickets } from "../../app/repairs/tickets_repo.ts";
 import { readyListQuery, ticketListQuery } from "../../app/repairs/ticket_schemas.ts";
 
@@ -46,10 +47,20 @@ const plans = withPlanDatabase(async (t) => {
   await sql`VACUUM ANALYZE repair_tickets`.execute(db);
 });
 
-/** The plan of the list query that `listTickets` sends for these parameters. */
+/** The plans of every statement `listTickets` sends for these parameters. */
 async function planOf(params: Parameters<typeof listTickets>[1]) {
   const db = plans.traced.db;
-  return await customPlan(db, await plans.traced.listQueryOf(() => listTickets(db, params)));
+  return await customPlans(db, await plans.traced.queriesOf(() => listTickets(db, params)));
+}
+
+/** EXPLAIN ANALYZE of the page statement `listTickets` sends for these parameters. */
+async function analyzedPlan(params: Parameters<typeof listTickets>[1]) {
+  const db = plans.traced.db;
+  const query = await plans.traced.listQueryOf(() => listTickets(db, params));
+  const { rows } = await db.executeQuery<{ "QUERY PLAN": string }>(
+    CompiledQuery.raw(`EXPLAIN (ANALYZE, COSTS OFF) ${query.sql}`, [...query.parameters]),
+  );
+  return rows.map((row) => row["QUERY PLAN"]).join("\n");
 }
 
 async function timed(query: Record<string, string>) {
@@ -78,6 +89,12 @@ Deno.test({
     }
     const { page, ms } = await timed({ q: serial.toLowerCase() });
     assertEquals(page.data.map((x) => x.serialNumber), [serial]);
+    assertEquals([page.pagination.total, page.pagination.totalExact], [1, true]);
+    // A page that is not full counts nothing: the trigram index is read once, for the page.
+    const run = await analyzedPlan(ticketListQuery.parse({ q: serial.toLowerCase() }));
+    const scans = run.split("\n").filter((line) => /repair_tickets_search_trgm/.test(line));
+    assertEquals(scans.filter((line) => /never executed/.test(line)).length, 1, run);
+    assertEquals(scans.length, 2, run);
     const byNumber = await timed({ q: "r-012345" });
     assertEquals(byNumber.page.data.map((x) => x.ticketNumber), ["R-012345"]);
     // The account's name is searched through its own trigram index.

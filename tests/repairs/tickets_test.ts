@@ -1,6 +1,8 @@
 /** Repair tickets over HTTP: create, read, change, soft delete, lists, filters, search, access. */
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
+import { listTickets } from "../../app/repairs/tickets_repo.ts";
+import { ticketListQuery } from "../../app/repairs/ticket_schemas.ts";
 import {
   call,
   makeAccount,
@@ -236,6 +238,48 @@ Deno.test("the list filters by status, account, batch and serial number, and sea
   }
   const clamped = await get("limit=1000");
   assertEquals(clamped.pagination.limit, 100);
+});
+
+Deno.test("list pages: totals of full pages, of the last page and past the end, in order", async () => {
+  const account = await makeAccount(t, u);
+  for (let i = 0; i < 7; i++) await makeTicket(t, u, { accountId: account.id });
+  const get = async (query: string) =>
+    (await api(t.app, "GET", `/v1/repair-tickets?accountId=${account.id}&${query}`, {
+      token: u.viewer.token,
+    })).body;
+  const all = await get("sort=ticketNumber&order=desc");
+  assertEquals(all.data.length, 7);
+  const pages = [];
+  for (let page = 1; page <= 4; page++) {
+    pages.push(await get(`sort=ticketNumber&order=desc&limit=3&page=${page}`));
+  }
+  // Full pages (counted), the last one (its total from its offset), one past the end (counted).
+  assertEquals(pages.map((p) => p.data.length), [3, 3, 1, 0]);
+  assertEquals(pages.map((p) => [p.pagination.total, p.pagination.totalPages]), [
+    [7, 3],
+    [7, 3],
+    [7, 3],
+    [7, 3],
+  ]);
+  assertEquals(pages.flatMap(ids), ids(all));
+  assert(pages.every((p) => p.pagination.totalExact));
+  // One statement a page; a page past the end counts apart.
+  const statements = async (query: Record<string, unknown>) => {
+    const counter = { n: 0 };
+    // Counted as results (transformQuery also sees statements compiled and not run).
+    const db = t.deps.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult(args) {
+        counter.n++;
+        return Promise.resolve(args.result);
+      },
+    });
+    await listTickets(db, ticketListQuery.parse({ accountId: account.id, ...query }));
+    return counter.n;
+  };
+  assertEquals(await statements({}), 1);
+  assertEquals(await statements({ limit: "3" }), 1);
+  assertEquals(await statements({ limit: "3", page: "4" }), 2);
 });
 
 Deno.test("the repairs module gates every repair route", async () => {
