@@ -319,6 +319,28 @@ function pageOfIds(ids: AnySelect, params: ListParams, sort: PageSort, plan: Tot
     ELSE ${cappedCount(ids)} END as "__total" FROM (${page}) AS pg)` as PageOfIds;
 }
 
+/**
+ * A list query's shape and values (for `paginateByShape()` and `paginateByIds()`) from its
+ * filters, in the order the query applies them: each filter's key and the parameters it binds
+ * (a falsy value when absent, as `params.x && [params.x]` gives; `[]` when present without a
+ * parameter). The shape names the
+ * filters present, so a key must also name any choice that changes the SQL text.
+ */
+type Absent = false | "" | 0 | null | undefined;
+
+export function listShape(
+  filters: ReadonlyArray<readonly [key: string, values: readonly unknown[] | Absent]>,
+): { shape: string; values: unknown[] } {
+  const keys: string[] = [];
+  const values: unknown[] = [];
+  for (const [key, bound] of filters) {
+    if (!bound) continue;
+    keys.push(key);
+    values.push(...bound);
+  }
+  return { shape: keys.join(","), values };
+}
+
 /** Compiled SQL per query shape, for `paginateByShape()`: one per list query. */
 export type ShapeMemo = CompiledStatements;
 

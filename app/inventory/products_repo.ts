@@ -5,7 +5,7 @@
 import { compiledOnce } from "../db/compiled.ts";
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
-import { newShapeMemo, paginate, paginateByShape } from "../db/pagination.ts";
+import { listShape, newShapeMemo, paginate, paginateByShape } from "../db/pagination.ts";
 import { isoString, softDeleteById } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { ProductType } from "../../domain/inventory/products.ts";
@@ -118,25 +118,19 @@ export const PRODUCT_SORT_COLUMNS: Record<string, string> = {
   createdAt: "products.created_at",
 };
 
-/** Compiled product-list SQL per shape (see `paginateByShape`). */
-const productListSql = newShapeMemo();
+/** Compiled product-list SQL per shape (see `paginateByShape`; exported for its test). */
+export const productListSql = newShapeMemo();
 
 export function listProducts(db: Db, params: ListParams & ProductFilters) {
   // The parameters `productListQuery` binds, in order, and what decides its SQL text.
-  const values: unknown[] = [];
-  if (params.q) values.push(likePattern(params.q));
-  if (params.categoryId) values.push(params.categoryId);
-  if (params.type) values.push(params.type);
-  if (params.isActive !== undefined) values.push(params.isActive);
-  if (params.pos) values.push(true, false);
-  const shape = [
-    params.q ? "q" : "",
-    params.categoryId ? "c" : "",
-    params.type ? "t" : "",
-    params.lowStock === undefined ? "" : `l${params.lowStock}`,
-    params.isActive === undefined ? "" : "a",
-    params.pos ? "p" : "",
-  ].join(",");
+  const { shape, values } = listShape([
+    ["q", params.q && [likePattern(params.q)]],
+    ["c", params.categoryId && [params.categoryId]],
+    ["t", params.type && [params.type]],
+    [`l${params.lowStock}`, params.lowStock !== undefined && []],
+    ["a", params.isActive !== undefined && [params.isActive]],
+    ["p", params.pos && [true, false]],
+  ]);
   return paginateByShape(
     db,
     productListSql,

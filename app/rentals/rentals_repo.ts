@@ -11,7 +11,7 @@ import type { RentalStatus } from "../../domain/rentals/rental_status.ts";
 import type { BillingInterval } from "../../domain/rentals/periods.ts";
 import { isAnyOf } from "../db/any_of.ts";
 import type { Database, Db } from "../db/database.ts";
-import { newShapeMemo, type Page, paginateByIds } from "../db/pagination.ts";
+import { listShape, newShapeMemo, type Page, paginateByIds } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 
@@ -266,23 +266,15 @@ export async function listRentals(
 ): Promise<Page<RentalView>> {
   // The parameters `rentalIds` binds, in order, and what decides its SQL text.
   const pattern = params.q ? likePattern(params.q) : undefined;
-  const values: unknown[] = [];
-  if (pattern) values.push(pattern, pattern, pattern);
-  if (params.status) values.push(params.status);
-  if (params.accountId) values.push(params.accountId);
-  if (params.memberId) values.push(params.memberId);
-  if (params.productId) values.push(params.productId);
-  if (params.overdueBefore) values.push("active", params.overdueBefore);
-  if (params.pastDueBefore) values.push("unpaid", params.pastDueBefore);
-  const shape = [
-    pattern ? "q" : "",
-    params.status ? "s" : "",
-    params.accountId ? "a" : "",
-    params.memberId ? "m" : "",
-    params.productId ? "p" : "",
-    params.overdueBefore ? "o" : "",
-    params.pastDueBefore ? "d" : "",
-  ].join(",");
+  const { shape, values } = listShape([
+    ["q", pattern && [pattern, pattern, pattern]],
+    ["s", params.status && [params.status]],
+    ["a", params.accountId && [params.accountId]],
+    ["m", params.memberId && [params.memberId]],
+    ["p", params.productId && [params.productId]],
+    ["o", params.overdueBefore && ["active", params.overdueBefore]],
+    ["d", params.pastDueBefore && ["unpaid", params.pastDueBefore]],
+  ]);
   return await paginateByIds(
     db,
     { memo: rentalListSql, shape, values, ids: () => rentalIds(db, params) },

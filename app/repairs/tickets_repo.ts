@@ -8,7 +8,7 @@ import { type Selectable, sql, type Transaction } from "kysely";
 import type { RepairStatus } from "../../domain/repairs/status_machine.ts";
 import { isAnyOf } from "../db/any_of.ts";
 import type { Database, Db } from "../db/database.ts";
-import { newShapeMemo, type Page, paginateByIds } from "../db/pagination.ts";
+import { listShape, newShapeMemo, type Page, paginateByIds } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { ApprovalMethod, RepairTicketTable } from "./repairs_tables.ts";
@@ -237,21 +237,14 @@ export async function listTickets(
 ): Promise<Page<TicketView>> {
   // The parameters `ticketIds` binds, in order, and what decides its SQL text.
   const pattern = params.q ? likePattern(params.q) : undefined;
-  const values: unknown[] = [];
-  if (pattern) values.push(pattern, pattern);
-  if (params.status) values.push(params.status);
-  if (params.accountId) values.push(params.accountId);
-  if (params.batchId) values.push(params.batchId);
-  if (params.locationId) values.push(params.locationId);
-  if (params.serialNumber) values.push(params.serialNumber.toLowerCase());
-  const shape = [
-    pattern ? "q" : "",
-    params.status ? "s" : "",
-    params.accountId ? "a" : "",
-    params.batchId ? "b" : "",
-    params.locationId ? "l" : "",
-    params.serialNumber ? "n" : "",
-  ].join(",");
+  const { shape, values } = listShape([
+    ["q", pattern && [pattern, pattern]],
+    ["s", params.status && [params.status]],
+    ["a", params.accountId && [params.accountId]],
+    ["b", params.batchId && [params.batchId]],
+    ["l", params.locationId && [params.locationId]],
+    ["n", params.serialNumber && [params.serialNumber.toLowerCase()]],
+  ]);
   type Row = TicketRow & { account_name: string; __total: number | null };
   return await paginateByIds<Row, TicketView>(
     db,

@@ -5,6 +5,7 @@ import {
   listProducts,
   PRODUCT_SORT_COLUMNS,
   productListQuery,
+  productListSql,
 } from "../../app/inventory/products_repo.ts";
 import { productListQuery as productListSchema } from "../../app/inventory/inventory_schemas.ts";
 import { listAccounts } from "../../app/accounts/accounts_repo.ts";
@@ -72,6 +73,7 @@ const queries: Record<string, string>[] = [
 ];
 
 Deno.test("the product list answers the same from remembered SQL as from the query builder", async () => {
+  const remembered = productListSql.size;
   for (const raw of queries) {
     const params = productListSchema.parse(raw);
     const expected = await paginate(productListQuery(t.deps.db, params), params, {
@@ -85,6 +87,8 @@ Deno.test("the product list answers the same from remembered SQL as from the que
     assertEquals(first.data.map((p) => p.id), expected.data, JSON.stringify(raw));
     assertEquals(first.pagination, expected.pagination, JSON.stringify(raw));
   }
+  // Every shape's SQL was remembered (its values list matched the query's parameters).
+  assert(productListSql.size - remembered >= 9, String(productListSql.size - remembered));
 });
 
 Deno.test("the account list answers the same from remembered SQL, with and without a search", async () => {
