@@ -86,10 +86,11 @@ function labelOf(hit: ScanHitRow): string {
   }
 }
 
-function recordOf(deps: AppDeps, kind: ScanKind, id: string): Promise<unknown> {
+function recordOf(deps: AppDeps, hit: ScanHitRow): Promise<unknown> {
+  const { kind, id } = hit;
   switch (kind) {
     case "product":
-      return requireProduct(deps.db, id);
+      return hit.product ? Promise.resolve(hit.product) : requireProduct(deps.db, id);
     case "unit":
       return requireUnit(deps.db, id);
     case "repair_ticket":
@@ -152,5 +153,5 @@ export async function scanCode(deps: AppDeps, actor: Actor, raw: string): Promis
     );
   }
   const only = candidates[0]!;
-  return { ...only, record: await recordOf(deps, only.kind, only.id) };
+  return { ...only, record: await recordOf(deps, hits[0]!) };
 }

@@ -10,6 +10,11 @@
 import { type RawBuilder, sql } from "kysely";
 import { CompiledStatements } from "../db/compiled.ts";
 import type { Db } from "../db/database.ts";
+import {
+  findProductInColumns,
+  listProductColumns,
+  type ProductRecord,
+} from "../inventory/products_repo.ts";
 
 export type ScanKind = "product" | "unit" | "repair_ticket" | "rental" | "account" | "transaction";
 
@@ -32,20 +37,41 @@ export interface ScanHitRow {
   /** The record's name or number, and a second detail, for its label. */
   title: string;
   detail: string | null;
+  /** A product hit's product, read by the same statement (the scan's most frequent answer). */
+  product?: ProductRecord;
 }
+
+/** Prefix of the product columns beside each hit. */
+const PRODUCT = "product_";
 
 const CANDIDATES_PER_KIND = 10;
 
 /** One statement per set of kinds looked for (compiled once each). */
 const scanStatements = new CompiledStatements();
 
-export function findScanHits(db: Db, lookup: ScanLookup): Promise<ScanHitRow[]> {
+export async function findScanHits(db: Db, lookup: ScanLookup): Promise<ScanHitRow[]> {
   const values = Object.values(lookup).filter((value) => value !== null);
   const shape = Object.entries(lookup).map(([kind, value]) => value === null ? "" : kind).join();
-  return scanStatements.run(db, shape, values, () => scanHitsQuery(lookup).compile(db));
+  const rows = await scanStatements.run(db, shape, values, () => scanHitsQuery(lookup).compile(db));
+  return rows.map((row) => ({
+    kind: row.kind,
+    id: row.id,
+    title: row.title,
+    detail: row.detail,
+    product: findProductInColumns(row, PRODUCT),
+  }));
 }
 
-function scanHitsQuery(lookup: ScanLookup): RawBuilder<ScanHitRow> {
+type HitRow = Omit<ScanHitRow, "product"> & Record<string, unknown>;
+
+/** The hits of every kind looked for, each product hit with its product's columns. */
+function scanHitsQuery(lookup: ScanLookup): RawBuilder<HitRow> {
+  const hits = hitsQuery(lookup);
+  return sql<HitRow>`SELECT h.kind, h.id, h.title, h.detail, ${listProductColumns("p", PRODUCT)}
+    FROM (${hits}) AS h LEFT JOIN products p ON h.kind = 'product' AND p.id = h.id`;
+}
+
+function hitsQuery(lookup: ScanLookup): RawBuilder<unknown> {
   const branches: RawBuilder<unknown>[] = [];
   const limit = sql.lit(CANDIDATES_PER_KIND);
   if (lookup.productText !== null) {
@@ -92,6 +118,9 @@ function scanHitsQuery(lookup: ScanLookup): RawBuilder<ScanHitRow> {
       LIMIT ${limit})`);
   }
   // No kind at all: a statement that finds nothing.
-  if (branches.length === 0) return sql<ScanHitRow>`SELECT NULL WHERE false`;
-  return sql<ScanHitRow>`${sql.join(branches, sql` UNION ALL `)}`;
+  if (branches.length === 0) {
+    return sql`SELECT NULL::text AS kind, NULL::uuid AS id, NULL::text AS title,
+      NULL::text AS detail WHERE false`;
+  }
+  return sql.join(branches, sql` UNION ALL `);
 }

@@ -75,6 +75,31 @@ function toProduct(row: ProductRow): ProductRecord {
   };
 }
 
+/**
+ * The product columns of the products row under `alias`, each as `<prefix><column>`: for a
+ * statement that reads a product beside other records (the counter's scan answers the
+ * product it found without a second query), read back with {@link findProductInColumns}.
+ */
+export function listProductColumns(alias: string, prefix: string) {
+  return sql.join(
+    PRODUCT_COLUMN_NAMES.map((name) =>
+      sql`${sql.ref(`${alias}.${name}`)} AS ${sql.ref(`${prefix}${name}`)}`
+    ),
+  );
+}
+
+/** The product in `row`'s columns selected by {@link listProductColumns}; none when null. */
+export function findProductInColumns(
+  row: Record<string, unknown>,
+  prefix: string,
+): ProductRecord | undefined {
+  if (row[`${prefix}id`] == null) return undefined;
+  const columns = PRODUCT_COLUMN_NAMES.map((name) => [name, row[`${prefix}${name}`]]);
+  return toProduct(Object.fromEntries(columns) as ProductRow);
+}
+
+const PRODUCT_COLUMN_NAMES = productColumns.map((column) => column.slice("products.".length));
+
 export interface ProductFilters {
   categoryId?: string;
   type?: ProductType;
