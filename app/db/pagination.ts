@@ -162,7 +162,12 @@ function pageQuery<DB, TB extends keyof DB, O>(
     .select(totalColumn(total, query))
     .orderBy(pageOrder(params, options))
     .limit(params.limit)
-    .offset((params.page - 1) * params.limit);
+    .offset(pageOffset(params));
+}
+
+/** The rows before the page. */
+function pageOffset(params: Pick<ListParams, "page" | "limit">): number {
+  return (params.page - 1) * params.limit;
 }
 
 interface PageTotal {
@@ -278,9 +283,8 @@ export async function paginateByIds<Row extends { __total: number | null }, T>(
   readPage: (page: PageOfIds, order: RawBuilder<unknown>) => Compilable<unknown>,
   map: (row: Omit<Row, "__total">) => T,
 ): Promise<Page<T>> {
-  const plan = totalPlan(`${list.shape}\u0000${JSON.stringify(list.values)}`);
-  const counted = plan.estimate === undefined;
-  const offset = (params.page - 1) * params.limit;
+  const { plan, counted, key } = shapedPage(list.shape, list.values, params);
+  const offset = pageOffset(params);
   // The order of the parameters in `pageOfIds`'s text (`readPage` adds none of its own).
   const parameters = counted
     ? [
@@ -293,7 +297,6 @@ export async function paginateByIds<Row extends { __total: number | null }, T>(
       offset,
     ]
     : [...list.values, params.limit, offset];
-  const key = `${list.shape}|${params.sort}|${params.order}|${counted ? "counted" : "estimated"}`;
   const rows = await list.memo.run(
     db,
     key,
@@ -309,7 +312,7 @@ export async function paginateByIds<Row extends { __total: number | null }, T>(
 export type PageOfIds = RawBuilder<{ id: string; __total: number | null }>;
 
 function pageOfIds(ids: AnySelect, params: ListParams, sort: PageSort, plan: TotalPlan) {
-  const offset = (params.page - 1) * params.limit;
+  const offset = pageOffset(params);
   const page = ids.orderBy(pageOrder(params, sort)).limit(params.limit).offset(offset);
   if (plan.estimate !== undefined) {
     return sql`(SELECT pg.id, NULL::bigint as "__total" FROM (${page}) AS pg)` as PageOfIds;
@@ -319,15 +322,15 @@ function pageOfIds(ids: AnySelect, params: ListParams, sort: PageSort, plan: Tot
     ELSE ${cappedCount(ids)} END as "__total" FROM (${page}) AS pg)` as PageOfIds;
 }
 
+/** A filter not present (`params.x && [params.x]` when `params.x` is unset). */
+type Absent = false | "" | 0 | null | undefined;
+
 /**
  * A list query's shape and values (for `paginateByShape()` and `paginateByIds()`) from its
  * filters, in the order the query applies them: each filter's key and the parameters it binds
- * (a falsy value when absent, as `params.x && [params.x]` gives; `[]` when present without a
- * parameter). The shape names the
- * filters present, so a key must also name any choice that changes the SQL text.
+ * (`[]` when present without a parameter). The shape names the filters present, so a key must
+ * also name any choice that changes the SQL text.
  */
-type Absent = false | "" | 0 | null | undefined;
-
 export function listShape(
   filters: ReadonlyArray<readonly [key: string, values: readonly unknown[] | Absent]>,
 ): { shape: string; values: unknown[] } {
@@ -339,6 +342,18 @@ export function listShape(
     values.push(...bound);
   }
   return { shape: keys.join(","), values };
+}
+
+/**
+ * A page of a list known by its shape and values: how it gets its total (counted, or the
+ * remembered estimate of a large list) and the key of its remembered SQL (shape, sort, order
+ * and whether it counts all change the text).
+ */
+function shapedPage(shape: string, values: readonly unknown[], params: ListParams) {
+  const plan = totalPlan(`${shape}\u0000${JSON.stringify(values)}`);
+  const counted = plan.estimate === undefined;
+  const key = `${shape}|${params.sort}|${params.order}|${counted ? "counted" : "estimated"}`;
+  return { plan, counted, key };
 }
 
 /** Compiled SQL per query shape, for `paginateByShape()`: one per list query. */
@@ -371,16 +386,14 @@ export async function paginateByShape<DB, TB extends keyof DB, O, T>(
   params: ListParams,
   options: PageOptions<O, T>,
 ): Promise<Page<T>> {
-  const plan = totalPlan(`${shape}\u0000${JSON.stringify(values)}`);
-  const counted = plan.estimate === undefined;
+  const { plan, counted, key } = shapedPage(shape, values, params);
   // The capped count repeats the query's filters (and the cap) before them in the SQL text.
   const parameters = [
     ...(counted ? [...values, EXACT_TOTAL_CAP + 1] : []),
     ...values,
     params.limit,
-    (params.page - 1) * params.limit,
+    pageOffset(params),
   ];
-  const key = `${shape}|${params.sort}|${params.order}|${counted ? "counted" : "estimated"}`;
   const rows = await memo.run(
     db,
     key,
