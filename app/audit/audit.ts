@@ -2,12 +2,15 @@
  * The one way to write an audit entry (API §14): `audit(deps, trx, actor, event)` takes who
  * from the actor and the entry's id and time from `deps`, and is called with the transaction
  * of the action it records, so the entry exists exactly when the action happened. Details
- * never hold secrets (no passwords, PINs, tokens or links).
+ * never hold secrets (no passwords, PINs, tokens or links). A read that must never happen
+ * unaudited (a vault reveal) goes through `readAudited()`, which writes its entry in the
+ * read's own statement.
  */
 import type { Actor } from "../actor.ts";
+import type { KeyedQuery } from "../db/compiled.ts";
 import type { Db } from "../db/database.ts";
 import type { AppDeps } from "../deps.ts";
-import { insertAuditEntry } from "./audit_repo.ts";
+import { findRowAuditingIt, insertAuditEntry, type RowAuditEntry } from "./audit_repo.ts";
 import type { AuditDetails } from "./audit_tables.ts";
 
 /** Who did it: an actor, or an anonymous caller (a failed login names the attempted email). */
@@ -39,5 +42,33 @@ export async function audit(
     entityType: event.entityType ?? null,
     entityId: event.entityId ?? null,
     details: event.details ?? {},
+  });
+}
+
+/** What `readAudited` records: the entity's id and the details are columns of the row read. */
+export type RowAuditEvent<R> = Pick<
+  RowAuditEntry<R>,
+  "action" | "entityType" | "entityIdColumn" | "detailColumns"
+>;
+
+/**
+ * For a read that must never happen unaudited (a vault reveal): `read` (at most one row) and
+ * the audit entry naming it, written in the same statement, so the entry is committed before
+ * the caller sees the row, and a read that could not be audited returns nothing (it throws).
+ * Nothing is audited when the read finds no row.
+ */
+export async function readAudited<R>(
+  deps: Pick<AppDeps, "clock" | "ids">,
+  db: Db,
+  actor: AuditActor,
+  read: KeyedQuery<R>,
+  event: RowAuditEvent<R>,
+): Promise<R | undefined> {
+  return await findRowAuditingIt(db, read, {
+    ...event,
+    id: deps.ids.uuid(),
+    at: deps.clock.now(),
+    actorId: actor.userId,
+    actorEmail: actor.email,
   });
 }

@@ -1,5 +1,6 @@
 /** The audit log's SQL (API §14); entries are written through `audit()` in audit.ts. */
 import { sql } from "kysely";
+import { CompiledStatements, type KeyedQuery } from "../db/compiled.ts";
 import type { Db } from "../db/database.ts";
 import { jsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
@@ -34,6 +35,61 @@ export async function insertAuditEntry(
     details: jsonb(entry.details),
   }).execute();
 }
+
+/** An audit entry whose entity id and details are columns of the row it audits. */
+export interface RowAuditEntry<R> {
+  id: string;
+  at: Date;
+  actorId: string | null;
+  actorEmail: string | null;
+  action: string;
+  entityType: string;
+  /** The column of the read's row holding the audited entity's id. */
+  entityIdColumn: keyof R & string;
+  /** Each detail's key → the column of the read's row it takes its value from. */
+  detailColumns: Record<string, keyof R & string>;
+}
+
+/**
+ * `read` (at most one row) and, when it finds its row, the audit entry of that read, in ONE
+ * statement (a data-modifying CTE): the entry commits with the read, or neither happens. The
+ * caller acts on the row only after this resolves, so nothing it does with it goes unaudited.
+ */
+export async function findRowAuditingIt<R>(
+  db: Db,
+  read: KeyedQuery<R>,
+  entry: RowAuditEntry<R>,
+): Promise<R | undefined> {
+  const key = `${read.key}|${entry.entityIdColumn}|${JSON.stringify(entry.detailColumns)}`;
+  const values = [
+    ...read.values,
+    entry.id,
+    entry.at,
+    entry.actorId,
+    entry.actorEmail,
+    entry.action,
+    entry.entityType,
+  ];
+  const rows = await auditedReads.run(db, key, values, () => {
+    const column = (name: string) => sql.ref(`found.${name}`);
+    const details = sql.join(
+      Object.entries(entry.detailColumns).flatMap(([key, name]) => [sql.lit(key), column(name)]),
+    );
+    return sql<R>`WITH found AS (${read.build()}),
+      audited AS (
+        INSERT INTO audit_log (id, at, actor_id, actor_email, action, entity_type, entity_id, details)
+        SELECT ${entry.id}::uuid, ${entry.at}::timestamptz, ${entry.actorId}::uuid,
+          ${entry.actorEmail}::text, ${entry.action}::text, ${entry.entityType}::text,
+          ${column(entry.entityIdColumn)}::text, jsonb_build_object(${details})
+        FROM found
+      )
+      SELECT * FROM found`.compile(db);
+  });
+  return rows[0];
+}
+
+/** The statements of `findRowAuditingIt`, compiled once per read and audit shape. */
+const auditedReads = new CompiledStatements();
 
 export interface AuditFilters {
   actorId?: string;

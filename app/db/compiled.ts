@@ -47,6 +47,16 @@ export class CompiledStatements {
   }
 }
 
+/**
+ * A query that another statement embeds (e.g. in a CTE), known by a `key` that determines its
+ * SQL text and its parameters in order, so the embedding statement can be compiled once.
+ */
+export interface KeyedQuery<O> {
+  key: string;
+  values: readonly unknown[];
+  build(): Compilable<O>;
+}
+
 /** One statement whose text never changes: `build(db, ...values)` passes exactly `values`. */
 export function compiledOnce<V extends readonly unknown[], O>(
   build: (db: Db, ...values: V) => Compilable<O>,

@@ -15,7 +15,7 @@ import {
   VaultIntegrityError,
 } from "../../domain/vault/crypto.ts";
 import type { Actor } from "../actor.ts";
-import { audit } from "../audit/audit.ts";
+import { audit, readAudited } from "../audit/audit.ts";
 import type { Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
@@ -28,7 +28,9 @@ import {
   insertEntry,
   listVisibleEntries,
   lockEntry,
+  toSealedEntry,
   updateEntry,
+  visibleEntryWithSealed,
 } from "./entries_repo.ts";
 import type {
   CreateVaultEntryInput,
@@ -220,27 +222,35 @@ export async function removeEntry(deps: AppDeps, actor: Actor, id: string): Prom
 }
 
 /**
- * The secret of an entry the caller can see (view level). Read, opened and audited
- * (`vault.entry_revealed`) in ONE transaction: the secret is returned only once that
- * transaction has committed, so a reveal that could not be audited reveals nothing.
+ * The secret of an entry the caller can see (view level). The sealed secret is read and the
+ * reveal audited (`vault.entry_revealed`) in ONE statement, so the audit entry has committed
+ * before the secret is opened, and a reveal that could not be audited reveals nothing. A
+ * ciphertext that then fails its integrity check is audited too
+ * (`vault.entry_integrity_failed`) and answers 500 without the secret.
  */
 export async function revealSecret(deps: AppDeps, actor: Actor, id: string): Promise<string> {
   const held = await requireUnlocked(deps);
   const viewer = viewerOf(actor);
-  return await withTransaction(deps.db, async (trx) => {
-    const found = await findVisibleEntry(trx, viewer, id);
-    if (!found) throw entryNotFound(id);
-    const secret = await open(deps, held.key, found.secretSealed, {
-      field: "secret",
-      entryId: id,
-      categoryId: found.entry.categoryId,
-    });
-    await audit(deps, trx, actor, {
-      action: "vault.entry_revealed",
-      entityType: "vault_entry",
-      entityId: id,
-      details: { name: found.entry.name, categoryId: found.entry.categoryId },
-    });
-    return secret;
+  const row = await readAudited(deps, deps.db, actor, visibleEntryWithSealed(deps.db, viewer, id), {
+    action: "vault.entry_revealed",
+    entityType: "vault_entry",
+    entityIdColumn: "id",
+    detailColumns: { name: "name", categoryId: "category_id" },
   });
+  if (!row) throw entryNotFound(id);
+  const found = toSealedEntry(row, viewer);
+  const context: SealContext = { field: "secret", entryId: id, categoryId: found.entry.categoryId };
+  try {
+    return await open(deps, held.key, found.secretSealed, context);
+  } catch (error) {
+    if (error instanceof VaultIntegrityError) {
+      await audit(deps, deps.db, actor, {
+        action: "vault.entry_integrity_failed",
+        entityType: "vault_entry",
+        entityId: id,
+        details: { name: found.entry.name, categoryId: found.entry.categoryId, field: "secret" },
+      });
+    }
+    throw error;
+  }
 }

@@ -8,6 +8,7 @@
  */
 import type { Transaction } from "kysely";
 import { effectiveLevel, type VaultLevel } from "../../domain/vault/access.ts";
+import type { KeyedQuery } from "../db/compiled.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
@@ -95,22 +96,56 @@ export interface SealedEntry {
   notesSealed: string | null;
 }
 
-/** The entry with its sealed fields and the viewer's level, or undefined when hidden or gone. */
-export async function findVisibleEntry(
+function visibleEntryWithSealedQuery(db: Db, viewer: VaultViewer, id: string) {
+  return visibleEntries(db, viewer)
+    .select([...ENTRY_COLUMNS, "e.secret_sealed", "e.notes_sealed", "g.rank"])
+    .where("e.id", "=", id);
+}
+
+/**
+ * The read of one entry the viewer sees, with its sealed fields and the viewer's rank, keyed
+ * for a statement that embeds it: its text depends only on whether there is a user (their
+ * grants are looked up twice, directly and through their roles) and on the ceiling.
+ */
+export function visibleEntryWithSealed(
   db: Db,
   viewer: VaultViewer,
   id: string,
-): Promise<SealedEntry | undefined> {
-  const row = await visibleEntries(db, viewer)
-    .select([...ENTRY_COLUMNS, "e.secret_sealed", "e.notes_sealed", "g.rank"])
-    .where("e.id", "=", id).executeTakeFirst();
-  if (!row) return undefined;
+): KeyedQuery<SealedEntryRow> {
+  const { userId, ceiling } = viewer;
+  return {
+    key: `vault entry|${userId === null}|${
+      ceiling.all ? "all" : ceiling.maxRank === 0 ? "none" : "granted"
+    }`,
+    values: userId === null ? [id] : [userId, userId, id],
+    build: () => visibleEntryWithSealedQuery(db, viewer, id),
+  };
+}
+
+export type SealedEntryRow = EntryRow & {
+  secret_sealed: string;
+  notes_sealed: string | null;
+  rank: number | null;
+};
+
+/** A row of `visibleEntryWithSealed` as the use cases take it. */
+export function toSealedEntry(row: SealedEntryRow, viewer: VaultViewer): SealedEntry {
   return {
     entry: toEntry(row),
     level: effectiveLevel(row.rank, viewer.ceiling) ?? "view",
     secretSealed: row.secret_sealed,
     notesSealed: row.notes_sealed,
   };
+}
+
+/** The entry with its sealed fields and the viewer's level, or undefined when hidden or gone. */
+export async function findVisibleEntry(
+  db: Db,
+  viewer: VaultViewer,
+  id: string,
+): Promise<SealedEntry | undefined> {
+  const row = await visibleEntryWithSealedQuery(db, viewer, id).executeTakeFirst();
+  return row && toSealedEntry(row, viewer);
 }
 
 export interface LockedEntry {

@@ -245,9 +245,22 @@ Deno.test("a tampered ciphertext, IV or associated data (row moved, ciphertext s
   );
   assertEquals(failures.length, 5);
   assert(failures.every((l) => l.includes(a.id) && !l.includes("secret of")));
-  const reveals = await t.deps.db.selectFrom("audit_log").select("id")
-    .where("action", "=", "vault.entry_revealed").where("entity_id", "=", a.id).execute();
-  assertEquals(reveals.length, 2, "only the reveals that succeeded are audited");
+  const audited = await t.deps.db.selectFrom("audit_log").select(["action", "details"])
+    .where("entity_id", "=", a.id).where("action", "like", "vault.entry_%")
+    .where("action", "<>", "vault.entry_created").orderBy("at").orderBy("id").execute();
+  // Every read of the sealed secret is audited by the read's own statement; each that then
+  // failed to open is followed by its integrity failure (with no secret in its details).
+  const [revealed, failed] = ["vault.entry_revealed", "vault.entry_integrity_failed"];
+  assertEquals(audited.map((e) => e.action), [
+    ...[revealed, failed, revealed, failed, revealed, failed], // the three tampered ciphertexts
+    revealed,
+    failed, // B's ciphertext in A's row
+    revealed, // the original
+    revealed,
+    failed, // the row moved to another category
+    revealed, // moved back
+  ]);
+  assert(audited.every((e) => !JSON.stringify(e.details).includes("secret of")));
 });
 
 Deno.test("a tampered wrapped data key opens nothing: the right master password is refused", async () => {

@@ -119,10 +119,13 @@ export function vaultEntryRoutes(deps: AppDeps): ApiRouter {
         method: "post",
         path: "/:id/reveal",
         summary: "Reveal an entry's secret (audited)",
-        description: "View level on the entry's category is enough. The secret is read, " +
-          "decrypted and the reveal written to the audit log (`vault.entry_revealed`) in one " +
-          "database transaction; the secret is answered only after it committed, so a reveal " +
-          "that could not be audited reveals nothing. Clients show it for 30 seconds (spec)." +
+        description: "View level on the entry's category is enough. The sealed secret is " +
+          "read and the reveal written to the audit log (`vault.entry_revealed`) by one " +
+          "statement, so in one database transaction; the secret is decrypted and answered " +
+          "only after it committed, so a reveal that could not be audited reveals nothing. A " +
+          "ciphertext that fails its integrity check (tampered, or moved to another row) " +
+          "answers 500 without the secret, and `vault.entry_integrity_failed` follows the " +
+          "reveal in the audit log. Clients show it for 30 seconds (spec)." +
           RULES + NO_STORE_NOTE,
         access: "vault.view",
         fullLogin: true,
