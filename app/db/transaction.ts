@@ -40,12 +40,53 @@ export async function withTransaction<T>(
 ): Promise<T> {
   if (db.isTransaction) return await work(db as Transaction<Database>);
   for (let attempt = 1;; attempt++) {
+    const scope: OpenTransaction = {
+      working: false,
+      enclosing: openTransactions.getStore(),
+    };
     try {
-      return await (db as Kysely<Database>).transaction().execute(work);
+      return await openTransactions.run(
+        scope,
+        () =>
+          (db as Kysely<Database>).transaction().execute((trx) => {
+            scope.working = true;
+            return work(trx);
+          }),
+      );
     } catch (error) {
       if (attempt >= TRANSACTION_ATTEMPTS || !isTransientConflict(error)) throw error;
       const delay = RETRY_BASE_DELAY_MS * 2 ** (attempt - 1) * (0.5 + Math.random());
       await new Promise((resolve) => setTimeout(resolve, delay));
+    } finally {
+      scope.working = false;
+    }
+  }
+}
+
+/** A transaction of `withTransaction`, seen from the work it runs (and what that work calls). */
+interface OpenTransaction {
+  /** From the moment its work starts until the transaction has ended. */
+  working: boolean;
+  /** The transaction whose work opened this one, if any. */
+  enclosing: OpenTransaction | undefined;
+}
+
+const openTransactions = new AsyncLocalStorage<OpenTransaction>();
+
+/**
+ * Refuses a connection from the pool to the work of an open transaction: that work must query
+ * through its transaction (`trx`). On the embedded engine the transaction holds the only
+ * session until it ends, so the query would wait for it forever and every other request behind
+ * it; on PostgreSQL it reads outside the transaction and, with every pool connection held by a
+ * transaction doing the same, waits until the slot timeout. Failing at once names the caller.
+ */
+function refuseNestedPoolQuery(): void {
+  for (let scope = openTransactions.getStore(); scope; scope = scope.enclosing) {
+    if (scope.working) {
+      throw new Error(
+        "A query through the database pool inside a transaction's work: pass the transaction " +
+          "(trx) instead of deps.db",
+      );
     }
   }
 }
@@ -150,6 +191,7 @@ class RequestTransactionDriver implements Driver {
   acquireConnection(): Promise<DatabaseConnection> {
     const scope = requestTransactions.getStore();
     if (scope?.connection) return Promise.resolve(new JoinedConnection(scope, scope.connection));
+    refuseNestedPoolQuery();
     return this.inner.acquireConnection();
   }
 

@@ -128,3 +128,41 @@ Deno.test({
     assert(runs.a === 2 || runs.b === 2);
   },
 });
+
+Deno.test("a query through the pool inside a transaction's work fails at once instead of waiting forever", async () => {
+  // On the embedded engine the transaction holds the only session: this query used to wait
+  // for it forever (and every request behind it). Both engines refuse it, naming the mistake.
+  const error = await assertRejects(
+    () =>
+      withTransaction(db, async (trx) => {
+        await addLocation(trx, "nested-pool-query");
+        await db.selectFrom("locations").select("id").execute();
+      }),
+    Error,
+    "inside a transaction's work",
+  );
+  assert(error instanceof Error);
+  assertEquals(await locationNames("nested-pool-query"), [], "the transaction rolled back");
+  // A transaction opened on the pool from inside another one is the same mistake.
+  await assertRejects(
+    () => withTransaction(db, () => withTransaction(db, () => Promise.resolve())),
+    Error,
+    "inside a transaction's work",
+  );
+  // Work started inside that queries once the transaction has ended may use the pool.
+  let ended!: () => void;
+  const transactionEnded = new Promise<void>((resolve) => (ended = resolve));
+  let later: Promise<unknown> | undefined;
+  await withTransaction(db, (trx) => {
+    later = transactionEnded.then(() => locationNames("after-commit-pool-query"));
+    return addLocation(trx, "after-commit-pool-query");
+  });
+  ended();
+  assertEquals(await later, ["after-commit-pool-query"]);
+  // And joining the transaction (passing trx) is how work composes.
+  await withTransaction(
+    db,
+    (trx) => withTransaction(trx, (inner) => addLocation(inner, "composed-by-trx")),
+  );
+  assertEquals(await locationNames("composed-by-trx"), ["composed-by-trx"]);
+});
