@@ -154,9 +154,21 @@ function wallClock(instant: Date, timeZone: string): WallClock {
   };
 }
 
+/**
+ * Per time zone, the last UTC second whose local date `storeLocalDate` worked out, and that
+ * date: most calls ask for "today", many times a second, and `formatToParts` is the costly
+ * part of a list request's date handling. Offsets are whole seconds, so one second has one date.
+ */
+const lastLocalDates = new Map<string, { second: number; date: string }>();
+
 /** The store-local calendar date (`YYYY-MM-DD`) of a UTC instant in the IANA `timeZone`. */
 export function storeLocalDate(instant: Date, timeZone: string): string {
-  return isoDateOf(wallClock(instant, timeZone));
+  const second = Math.floor(instant.getTime() / 1000);
+  const last = lastLocalDates.get(timeZone);
+  if (last !== undefined && last.second === second) return last.date;
+  const date = isoDateOf(wallClock(instant, timeZone));
+  lastLocalDates.set(timeZone, { second, date });
+  return date;
 }
 
 /** The store-local date and time `YYYY-MM-DD HH:MM` of a UTC instant (for receipts). */

@@ -94,6 +94,26 @@ Deno.test("storeLocalDate() gives the calendar date in the store's time zone", (
   );
 });
 
+Deno.test("storeLocalDate() answers a repeated second from memory, and the next second anew", () => {
+  // Midnight in New York: the last second of one day, then the first of the next, each asked
+  // twice (the second ask is answered from memory) and in both orders.
+  const before = new Date("2026-11-21T04:59:59.000Z");
+  const after = new Date("2026-11-21T05:00:00.000Z");
+  for (const instants of [[before, before, after, after], [after, after, before, before]]) {
+    assertEquals(
+      instants.map((instant) => storeLocalDate(instant, "America/New_York")),
+      instants.map((instant) => instant === before ? "2026-11-20" : "2026-11-21"),
+    );
+  }
+  // The same second in another zone is not the same answer.
+  assertEquals(storeLocalDate(new Date("2026-11-21T04:59:59.500Z"), "Asia/Tokyo"), "2026-11-21");
+  assertEquals(
+    storeLocalDate(new Date("2026-11-21T04:59:59.999Z"), "America/New_York"),
+    "2026-11-20",
+  );
+  assertThrows(() => storeLocalDate(new Date(Number.NaN), "UTC"), RangeError);
+});
+
 Deno.test("storeLocalDate() refuses an unknown time zone", () => {
   assertThrows(() => storeLocalDate(new Date(), "Mars/Olympus_Mons"), RangeError);
 });

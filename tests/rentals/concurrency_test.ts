@@ -13,6 +13,7 @@ import {
   makeFamily,
   makeInstrument,
   makeRental,
+  payAndComplete,
   rentalsSuite,
   type RentalUsers,
   startRentalPayment,
@@ -119,5 +120,65 @@ Deno.test({
     // Every run counted each period of these rentals once: created by it, or skipped.
     for (const run of runs) assertEquals(run.body.created + run.body.skipped >= 72, true);
     assertEquals(created >= 72, true);
+  },
+});
+
+Deno.test({
+  name: "billing runs while terminals pay charges of several rentals at once: every one succeeds",
+  ignore,
+  async fn() {
+    const store = await storeWithDrawer(t, u);
+    const family = await makeFamily(t, u);
+    const rentals = [];
+    for (let i = 0; i < 4; i++) {
+      const { product, units } = await makeInstrument(t, u);
+      rentals.push(
+        await makeRental(t, u, {
+          accountId: family.account.id,
+          memberId: family.member.id,
+          productId: product.id,
+          unitId: units[0].id,
+          startDate: "2025-01-10",
+          rentToOwn: { purchasePrice: "400.00", equityPercent: "50.00" },
+        }),
+      );
+    }
+    await call(t, u.desk, "POST", "/v1/rentals/charges/generate", { through: "2025-03-31" }, 200);
+    // Three payments, each of one month of every rental, in rental orders that differ,
+    // completed together with two billing runs for the months after.
+    const byMonth = new Map<string, string[]>();
+    for (const rental of rentals) {
+      for (const charge of await chargesOf(t, u, rental.id)) {
+        byMonth.set(charge.periodStart, [...(byMonth.get(charge.periodStart) ?? []), charge.id]);
+      }
+    }
+    const months = [...byMonth.values()];
+    assertEquals(months.map((ids) => ids.length), [4, 4, 4]);
+    const payments = [];
+    for (const [i, ids] of months.entries()) {
+      payments.push(
+        await startRentalPayment(t, u, store.locationId, i % 2 ? ids : [...ids].reverse()),
+      );
+    }
+    const [completed, runs] = await Promise.all([
+      Promise.all(payments.map((tx) => payAndComplete(t, u, tx))),
+      Promise.all([0, 1].map(() =>
+        api(t.app, "POST", "/v1/rentals/charges/generate", {
+          token: u.desk.token,
+          body: { through: "2025-09-30" },
+        })
+      )),
+    ]);
+    assertEquals(completed.map((tx) => tx.status), ["complete", "complete", "complete"]);
+    assertEquals(runs.map((run) => run.status), [200, 200]);
+    for (const rental of rentals) {
+      const view = await call(t, u.viewer, "GET", `/v1/rentals/${rental.id}`);
+      // Nine months billed, three paid (each accruing half its 40.00 as equity).
+      assertEquals([view.balanceDue, view.equity, view.payoffAmount], [
+        "240.00",
+        "60.00",
+        "340.00",
+      ]);
+    }
   },
 });
