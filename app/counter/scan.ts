@@ -92,7 +92,7 @@ function recordOf(deps: AppDeps, hit: ScanHitRow): Promise<unknown> {
     case "product":
       return hit.product ? Promise.resolve(hit.product) : requireProduct(deps.db, id);
     case "unit":
-      return requireUnit(deps.db, id);
+      return hit.unit ? Promise.resolve(hit.unit) : requireUnit(deps.db, id);
     case "repair_ticket":
       return getTicket(deps, id);
     case "rental":

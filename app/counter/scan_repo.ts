@@ -15,6 +15,7 @@ import {
   listProductColumns,
   type ProductRecord,
 } from "../inventory/products_repo.ts";
+import { findUnitInColumns, listUnitColumns, type UnitRecord } from "../inventory/units_repo.ts";
 
 export type ScanKind = "product" | "unit" | "repair_ticket" | "rental" | "account" | "transaction";
 
@@ -37,12 +38,14 @@ export interface ScanHitRow {
   /** The record's name or number, and a second detail, for its label. */
   title: string;
   detail: string | null;
-  /** A product hit's product, read by the same statement (the scan's most frequent answer). */
+  /** A product hit's product and a unit hit's unit, read by the same statement. */
   product?: ProductRecord;
+  unit?: UnitRecord;
 }
 
-/** Prefix of the product columns beside each hit. */
+/** Prefixes of the product and unit columns beside each hit. */
 const PRODUCT = "product_";
+const UNIT = "unit_";
 
 const CANDIDATES_PER_KIND = 10;
 
@@ -59,16 +62,20 @@ export async function findScanHits(db: Db, lookup: ScanLookup): Promise<ScanHitR
     title: row.title,
     detail: row.detail,
     product: findProductInColumns(row, PRODUCT),
+    unit: findUnitInColumns(row, UNIT),
   }));
 }
 
-type HitRow = Omit<ScanHitRow, "product"> & Record<string, unknown>;
+type HitRow = Omit<ScanHitRow, "product" | "unit"> & Record<string, unknown>;
 
-/** The hits of every kind looked for, each product hit with its product's columns. */
+/** The hits of every kind looked for, each product or unit hit with its record's columns. */
 function scanHitsQuery(lookup: ScanLookup): RawBuilder<HitRow> {
   const hits = hitsQuery(lookup);
-  return sql<HitRow>`SELECT h.kind, h.id, h.title, h.detail, ${listProductColumns("p", PRODUCT)}
-    FROM (${hits}) AS h LEFT JOIN products p ON h.kind = 'product' AND p.id = h.id`;
+  return sql<HitRow>`SELECT h.kind, h.id, h.title, h.detail, ${listProductColumns("p", PRODUCT)},
+      ${listUnitColumns("u", UNIT)}
+    FROM (${hits}) AS h
+    LEFT JOIN products p ON h.kind = 'product' AND p.id = h.id
+    LEFT JOIN units u ON h.kind = 'unit' AND u.id = h.id`;
 }
 
 function hitsQuery(lookup: ScanLookup): RawBuilder<unknown> {

@@ -89,6 +89,29 @@ export async function findUnit(db: Db, id: string): Promise<UnitRecord | undefin
 }
 
 /**
+ * A unit's columns (`alias`, each renamed with `prefix`) for a statement that reads a unit
+ * beside other records (the counter's scan answers the unit it found without a second
+ * query), read back with {@link findUnitInColumns}.
+ */
+export function listUnitColumns(alias: string, prefix: string) {
+  return sql.join(
+    unitColumns.map((name) =>
+      sql`${sql.ref(`${alias}.${name}`)} AS ${sql.ref(`${prefix}${name}`)}`
+    ),
+  );
+}
+
+/** The unit in `row`'s columns selected by {@link listUnitColumns}; none when null. */
+export function findUnitInColumns(
+  row: Record<string, unknown>,
+  prefix: string,
+): UnitRecord | undefined {
+  if (row[`${prefix}id`] == null) return undefined;
+  const columns = unitColumns.map((name) => [name, row[`${prefix}${name}`]]);
+  return toUnit(Object.fromEntries(columns));
+}
+
+/**
  * Who changed a unit and through what (`unit` for an edit, `sale`, `void`, `refund`,
  * `rental`, `return`, `cancel`, `buyout`), for its history (`unit_history`): every creation
  * and every change of status or condition writes a history row in the same statement.

@@ -8,6 +8,8 @@ import { assert, assertEquals } from "../_helpers/assert.ts";
 import { customPlan, onPostgres, withPlanDatabase } from "../_helpers/query_plans.ts";
 import { sql } from "../_helpers/test_db.ts";
 import { findScanHits, type ScanLookup } from "../../app/counter/scan_repo.ts";
+import { findProduct } from "../../app/inventory/products_repo.ts";
+import { findUnit } from "../../app/inventory/units_repo.ts";
 
 const PRODUCTS = 30_000;
 const UNITS = 60_000;
@@ -124,6 +126,19 @@ Deno.test({
         "repair_ticket:R-004242",
         "unit:Scan product 43",
       ],
+    );
+    // A product or unit hit carries its record, read by the same statement: the answer needs
+    // no second query. Each is the record its own lookup reads.
+    for (const hit of hits) {
+      if (hit.kind === "product") assertEquals(hit.product, await findProduct(db, hit.id));
+      else if (hit.kind === "unit") assertEquals(hit.unit, await findUnit(db, hit.id));
+      else assertEquals([hit.product, hit.unit], [undefined, undefined]);
+    }
+    const traced = plans.traced;
+    assertEquals(
+      (await traced.queriesOf(() => findScanHits(traced.db, { ...NONE, unitSerial: "sn4242" })))
+        .length,
+      1,
     );
   },
 });
