@@ -72,3 +72,27 @@ export async function softDeleteById(
       .where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst(),
   );
 }
+
+/**
+ * `<alias>.<name> AS <prefix><name>` for each of `names`: a record's columns beside other
+ * records' in one statement (the counter's scan answers the product or unit it found without
+ * a second query), read back with {@link columnsWithPrefix}.
+ */
+export function selectWithPrefix(alias: string, prefix: string, names: readonly string[]) {
+  return sql.join(
+    names.map((name) => sql`${sql.ref(`${alias}.${name}`)} AS ${sql.ref(`${prefix}${name}`)}`),
+  );
+}
+
+/**
+ * The columns {@link selectWithPrefix} selected, under their own names; undefined when the
+ * record was not there (its `<prefix>id` is null, as a LEFT JOIN leaves it).
+ */
+export function columnsWithPrefix(
+  row: Record<string, unknown>,
+  prefix: string,
+  names: readonly string[],
+): Record<string, unknown> | undefined {
+  if (row[`${prefix}id`] == null) return undefined;
+  return Object.fromEntries(names.map((name) => [name, row[`${prefix}${name}`]]));
+}

@@ -6,7 +6,7 @@ import { compiledOnce } from "../db/compiled.ts";
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { listShape, newShapeMemo, paginate, paginateByShape } from "../db/pagination.ts";
-import { isoString, softDeleteById } from "../db/rows.ts";
+import { columnsWithPrefix, isoString, selectWithPrefix, softDeleteById } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { ProductType } from "../../domain/inventory/products.ts";
 import type { ProductTable, TaxCategory } from "./inventory_tables.ts";
@@ -81,11 +81,7 @@ function toProduct(row: ProductRow): ProductRecord {
  * product it found without a second query), read back with {@link findProductInColumns}.
  */
 export function listProductColumns(alias: string, prefix: string) {
-  return sql.join(
-    PRODUCT_COLUMN_NAMES.map((name) =>
-      sql`${sql.ref(`${alias}.${name}`)} AS ${sql.ref(`${prefix}${name}`)}`
-    ),
-  );
+  return selectWithPrefix(alias, prefix, PRODUCT_COLUMN_NAMES);
 }
 
 /** The product in `row`'s columns selected by {@link listProductColumns}; none when null. */
@@ -93,9 +89,8 @@ export function findProductInColumns(
   row: Record<string, unknown>,
   prefix: string,
 ): ProductRecord | undefined {
-  if (row[`${prefix}id`] == null) return undefined;
-  const columns = PRODUCT_COLUMN_NAMES.map((name) => [name, row[`${prefix}${name}`]]);
-  return toProduct(Object.fromEntries(columns) as ProductRow);
+  const columns = columnsWithPrefix(row, prefix, PRODUCT_COLUMN_NAMES);
+  return columns && toProduct(columns as unknown as ProductRow);
 }
 
 const PRODUCT_COLUMN_NAMES = productColumns.map((column) => column.slice("products.".length));

@@ -3,7 +3,7 @@ import { compiledOnce } from "../db/compiled.ts";
 import { type Selectable, sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { isoString, softDeleteById } from "../db/rows.ts";
+import { columnsWithPrefix, isoString, selectWithPrefix, softDeleteById } from "../db/rows.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { UnitTable } from "./inventory_tables.ts";
 
@@ -94,11 +94,7 @@ export async function findUnit(db: Db, id: string): Promise<UnitRecord | undefin
  * query), read back with {@link findUnitInColumns}.
  */
 export function listUnitColumns(alias: string, prefix: string) {
-  return sql.join(
-    unitColumns.map((name) =>
-      sql`${sql.ref(`${alias}.${name}`)} AS ${sql.ref(`${prefix}${name}`)}`
-    ),
-  );
+  return selectWithPrefix(alias, prefix, unitColumns);
 }
 
 /** The unit in `row`'s columns selected by {@link listUnitColumns}; none when null. */
@@ -106,9 +102,8 @@ export function findUnitInColumns(
   row: Record<string, unknown>,
   prefix: string,
 ): UnitRecord | undefined {
-  if (row[`${prefix}id`] == null) return undefined;
-  const columns = unitColumns.map((name) => [name, row[`${prefix}${name}`]]);
-  return toUnit(Object.fromEntries(columns));
+  const columns = columnsWithPrefix(row, prefix, unitColumns);
+  return columns && toUnit(columns as unknown as Selectable<UnitTable>);
 }
 
 /**
