@@ -34,10 +34,7 @@ export async function audit(
   event: AuditEvent,
 ): Promise<void> {
   await insertAuditEntry(db, {
-    id: deps.ids.uuid(),
-    at: deps.clock.now(),
-    actorId: actor.userId,
-    actorEmail: actor.email,
+    ...stampOf(deps, actor),
     action: event.action,
     entityType: event.entityType ?? null,
     entityId: event.entityId ?? null,
@@ -64,11 +61,15 @@ export async function readAudited<R>(
   read: KeyedQuery<R>,
   event: RowAuditEvent<R>,
 ): Promise<R | undefined> {
-  return await findRowAuditingIt(db, read, {
-    ...event,
+  return await findRowAuditingIt(db, read, { ...event, ...stampOf(deps, actor) });
+}
+
+/** What every entry takes from `deps` and the actor: its id, its time and who acted. */
+function stampOf(deps: Pick<AppDeps, "clock" | "ids">, actor: AuditActor) {
+  return {
     id: deps.ids.uuid(),
     at: deps.clock.now(),
     actorId: actor.userId,
     actorEmail: actor.email,
-  });
+  };
 }
