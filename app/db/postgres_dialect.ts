@@ -98,17 +98,39 @@ class PostgresConnection implements DatabaseConnection {
     const { pool, plannedPerRun, watch } = this.#context;
     const runner = this.#tx ??
       (plannedPerRun?.matches(compiled.sql) ? plannedPerRun.postgres : pool);
+    const operation = runner.unsafe(
+      compiled.sql,
+      compiled.parameters as postgres.ParameterOrJSON<never>[],
+      { prepare: true },
+    );
     try {
-      const result = await watch(runner.unsafe(
-        compiled.sql,
-        compiled.parameters as postgres.ParameterOrJSON<never>[],
-        { prepare: true },
-      ));
-      return toQueryResult<R>(result);
+      return toQueryResult<R>(await watch(operation));
     } catch (error) {
-      if (this.#tx && isConnectionLost(error)) this.#lost = true;
+      if (this.#tx && isConnectionLost(error)) {
+        this.#lost = true;
+        this.#endIfAnswered(operation);
+      }
       throw error;
     }
+  }
+
+  /**
+   * A transaction given up while `operation` was pending (the probe got no answer in time)
+   * may sit on a connection that is alive after all. If the server answers `operation`, the
+   * connection still works: roll back then, so it goes back to the pool now rather than idle
+   * in a transaction until the server's idle_in_transaction_session_timeout. If the connection
+   * dropped instead, postgres.js has already ended the transaction; nothing is sent.
+   */
+  #endIfAnswered(operation: Promise<unknown>): void {
+    const finish = this.#finish;
+    let ended = false;
+    this.#done?.then(() => (ended = true), () => (ended = true));
+    const end = () => {
+      if (!ended) finish?.(false);
+    };
+    operation.then(end, (error) => {
+      if (!isConnectionLost(error)) end();
+    });
   }
 
   async *streamQuery<R>(compiled: CompiledQuery, chunkSize = 100): AsyncIterableIterator<
@@ -127,7 +149,15 @@ class PostgresConnection implements DatabaseConnection {
     this.#lost = false;
     let started!: () => void;
     const ready = new Promise<void>((resolve) => (started = resolve));
+    // Set when this begin() gives up before BEGIN answered (see the catch below).
+    let abandoned = false;
     const body = (tx: postgres.TransactionSql) => {
+      // BEGIN answered after the caller gave up (its connection was still being opened when
+      // the database was found unreachable, say): nobody will ever finish this transaction, so
+      // end it now, on the live connection that just answered. Left pending, it would hold
+      // that connection idle in a transaction (one pool connection fewer) until the server's
+      // idle_in_transaction_session_timeout.
+      if (abandoned) return Promise.reject(ROLLBACK);
       this.#tx = tx;
       started();
       return new Promise<void>((resolve, reject) => {
@@ -148,6 +178,7 @@ class PostgresConnection implements DatabaseConnection {
       await watch(Promise.race([ready, this.#done]));
     } catch (error) {
       // Given up before BEGIN answered: whatever postgres.js does with it later, it is lost.
+      abandoned = true;
       if (isConnectionLost(error)) this.#lost = true;
       throw error;
     }

@@ -347,7 +347,17 @@ Deno.test({
         Array.from({ length: 4 }, () => sql`SELECT pg_sleep(0.8)`.execute(handle.db)),
       );
       const took = performance.now() - started;
-      assert(took < 1_500, `four parallel queries took ${Math.round(took)} ms`);
+      if (took >= 1_500) {
+        // Say what held a connection (a session idle in a transaction, say).
+        const sessions = await sql`
+          SELECT state, now() - backend_start AS age, left(query, 60) AS query
+          FROM pg_stat_activity WHERE backend_type = 'client backend'`.execute(handle.db);
+        assert(
+          false,
+          `four parallel queries took ${Math.round(took)} ms:
+${JSON.stringify(sessions.rows)}`,
+        );
+      }
     } finally {
       await close();
       await cluster.destroy();
