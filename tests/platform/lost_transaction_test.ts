@@ -104,17 +104,30 @@ async function assertConnectionBack(db: Kysely<unknown>): Promise<void> {
   assertEquals(open.rows[0]!.n, 0, "no session left idle in a transaction");
 }
 
+/** Runs `fn` on a fresh database behind a closed proxy, with a probe saying unreachable. */
+async function withProxiedDatabase(
+  fn: (db: Kysely<unknown>, proxy: GatedProxy, probe: SwitchProbe) => Promise<void>,
+): Promise<void> {
+  const database = await createTestDatabase();
+  const proxy = proxyTo(database.url!);
+  const probe = new SwitchProbe();
+  const db = openThrough(proxy, database.url!, probe);
+  try {
+    await fn(db, proxy, probe);
+  } finally {
+    await Promise.race([db.destroy(), sleep(1_000)]);
+    proxy.close();
+    await database.close();
+  }
+}
+
+const withServer = { ignore: !testServerUrl(), sanitizeOps: false, sanitizeResources: false };
+
 Deno.test({
   name: "a transaction given up before BEGIN answered gives its connection back when it does",
-  ignore: !testServerUrl(),
-  sanitizeOps: false,
-  sanitizeResources: false,
-  async fn() {
-    const database = await createTestDatabase();
-    const proxy = proxyTo(database.url!);
-    const probe = new SwitchProbe();
-    const db = openThrough(proxy, database.url!, probe);
-    try {
+  ...withServer,
+  fn: () =>
+    withProxiedDatabase(async (db, proxy, probe) => {
       // BEGIN waits on a connection being opened; the probe finds the server unreachable.
       const given = await assertRejects(() =>
         db.transaction().execute((trx) => sql`SELECT 1`.execute(trx))
@@ -126,27 +139,16 @@ Deno.test({
       proxy.open();
       await sleep(300);
       await assertConnectionBack(db);
-    } finally {
-      await Promise.race([db.destroy(), sleep(1_000)]);
-      proxy.close();
-      await database.close();
-    }
-  },
+    }),
 });
 
 Deno.test({
   name: "a transaction given up mid-query gives its connection back when the query answers",
-  ignore: !testServerUrl(),
-  sanitizeOps: false,
-  sanitizeResources: false,
-  async fn() {
-    const database = await createTestDatabase();
-    const proxy = proxyTo(database.url!);
-    proxy.open();
-    const probe = new SwitchProbe();
-    probe.reachable = true;
-    const db = openThrough(proxy, database.url!, probe);
-    try {
+  ...withServer,
+  fn: () =>
+    withProxiedDatabase(async (db, proxy, probe) => {
+      proxy.open();
+      probe.reachable = true;
       await sql`SELECT 1`.execute(db); // The connection is open.
       // The probe stops answering while the transaction waits on a slow query.
       probe.reachable = false;
@@ -159,10 +161,5 @@ Deno.test({
       await sleep(800);
       probe.reachable = true;
       await assertConnectionBack(db);
-    } finally {
-      await Promise.race([db.destroy(), sleep(1_000)]);
-      proxy.close();
-      await database.close();
-    }
-  },
+    }),
 });
