@@ -3,7 +3,7 @@
  * migrated and seeded, and the context scenarios seed through (users with tokens, deps).
  */
 import type { Kysely } from "kysely";
-import postgres from "postgres";
+import { postgresClient, postgresTarget } from "../app/db/postgres_client.ts";
 import { loadConfig } from "../app/config.ts";
 import { createDeps } from "../app/create_deps.ts";
 import type { AppDeps } from "../app/deps.ts";
@@ -14,8 +14,31 @@ import { systemIds } from "../app/ids.ts";
 import type { Permission } from "../domain/auth/permissions.ts";
 import type { SeedContext } from "./scenarios/_scenario.ts";
 
-export const SERVER_URL = Deno.env.get("BENCH_DATABASE_URL") ??
-  "postgres://postgres@127.0.0.1:5432/postgres";
+/** The local server's Unix socket directory (Debian's, as libpq uses it by default). */
+const LOCAL_SOCKET_DIR = "/var/run/postgresql";
+
+/**
+ * The local server over its Unix socket when it has one, as a server on the same machine
+ * would be configured (README, "Deploy"; app/db/postgres_client.ts), otherwise over TCP.
+ * BENCH_DATABASE_URL overrides it (e.g. `postgres://postgres@127.0.0.1:5432/postgres` to
+ * measure over loopback TCP). pgbench connects the same way (bench/_pgbench.ts).
+ */
+function defaultServerUrl(): string {
+  try {
+    Deno.statSync(`${LOCAL_SOCKET_DIR}/.s.PGSQL.5432`);
+    return `postgres://postgres@localhost/postgres?host=${LOCAL_SOCKET_DIR}`;
+  } catch {
+    return "postgres://postgres@127.0.0.1:5432/postgres";
+  }
+}
+
+export const SERVER_URL = Deno.env.get("BENCH_DATABASE_URL") ?? defaultServerUrl();
+
+/** How the bench reaches PostgreSQL, for the report. */
+export function serverTransport(): string {
+  const socketDir = postgresTarget(SERVER_URL).socketDir;
+  return socketDir ? `PostgreSQL over the Unix socket in ${socketDir}` : "PostgreSQL over TCP";
+}
 export const JWT_SECRET = "bench-secret-that-is-at-least-32-bytes-long";
 
 export function withDatabase(url: string, database: string): string {
@@ -52,7 +75,7 @@ export async function createBenchDatabase(serverUrl = SERVER_URL): Promise<Bench
       keep: () => Promise.resolve(),
     };
   }
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const admin = postgresClient(serverUrl, { max: 1, onnotice: () => {} });
   const name = `shop_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   try {
     await admin.unsafe(`CREATE DATABASE "${name}"`);

@@ -5,6 +5,7 @@
  */
 
 import { isPageQuery } from "../app/db/pagination.ts";
+import { postgresTarget } from "../app/db/postgres_client.ts";
 import { percentile, round2 } from "./_load.ts";
 
 export interface PgbenchResult {
@@ -57,7 +58,8 @@ export async function runPgbench(options: {
         "--log-prefix",
         `${dir}/log`,
         "-h",
-        url.hostname,
+        // The app's socket directory when the URL names one (app/db/postgres_client.ts).
+        postgresTarget(options.databaseUrl).socketDir ?? url.hostname,
         "-p",
         url.port || "5432",
         "-U",

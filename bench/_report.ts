@@ -2,6 +2,7 @@
  * The bench's report: the results of a run, printed as one table (then errors, notes and each
  * round) and written to bench/results/latest.json.
  */
+import { serverTransport } from "./_db.ts";
 import type { LoadResult } from "./_load.ts";
 import type { PgbenchResult } from "./_pgbench.ts";
 import type { RoundResult } from "./_rounds.ts";
@@ -148,7 +149,8 @@ export function printSummary(
     `\n${loadGenerator}, concurrency ${CONCURRENCY}, ${DURATION_S} s per measurement in ` +
       `${ROUNDS} alternating rounds (after ${WARMUP_S} s warm-up), ` +
       `${navigator.hardwareConcurrency} cores, ` +
-      `load average before the run ${loadAtStart.map((n) => n.toFixed(2)).join(" ")}`,
+      `load average before the run ${loadAtStart.map((n) => n.toFixed(2)).join(" ")}, ` +
+      serverTransport(),
   );
   console.log(line(header));
   for (const row of rows) console.log(line(row));
@@ -178,6 +180,7 @@ export async function writeReport(
     cores: navigator.hardwareConcurrency,
     loadAtStart,
     loadGenerator,
+    database: serverTransport(),
     notes,
     concurrency: CONCURRENCY,
     durationSeconds: DURATION_S,

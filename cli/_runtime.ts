@@ -11,6 +11,7 @@ import { DataDirLockedError } from "../app/db/data_dir_lock.ts";
 import { migrationStatus } from "../app/db/migrate.ts";
 import type { AppDeps } from "../app/deps.ts";
 import { createLogger } from "../app/logger.ts";
+import { postgresTarget } from "../app/db/postgres_client.ts";
 import { CliError } from "./_errors.ts";
 
 export interface RuntimeOptions {
@@ -60,7 +61,8 @@ export function databaseLabel(config: AppConfig): string {
   if (!config.databaseUrl) return `the embedded database in DATA_DIR "${config.dataDir}"`;
   try {
     const url = new URL(config.databaseUrl);
-    return `the PostgreSQL database ${url.pathname.slice(1)} at ${url.host}`;
+    const at = postgresTarget(config.databaseUrl).socketDir ?? url.host;
+    return `the PostgreSQL database ${url.pathname.slice(1)} at ${at}`;
   } catch {
     return "the DATABASE_URL database";
   }

@@ -9,7 +9,8 @@
  * itself (the session is the only one). Writers wait for the snapshot to finish instead.
  */
 import type { Transaction as PGliteTransaction } from "@electric-sql/pglite";
-import postgres from "postgres";
+import type postgres from "postgres";
+import { postgresClient } from "../db/postgres_client.ts";
 import { once } from "node:events";
 import {
   type CompiledQuery,
@@ -142,7 +143,7 @@ function drained(writable: import("node:stream").Writable): Promise<void> {
 
 /** A connection of its own for COPY streams (the app's pool has no COPY). */
 function ownPostgresClient(url: string): postgres.Sql {
-  return postgres(url, {
+  return postgresClient(url, {
     max: 1,
     onnotice: () => {},
     connect_timeout: 10,

@@ -4,6 +4,7 @@
  * Both engines return dates as `YYYY-MM-DD` strings, numerics as strings, counts as numbers.
  */
 import { Kysely, sql } from "kysely";
+import { postgresClient } from "./postgres_client.ts";
 import { PostgresDialect } from "./postgres_dialect.ts";
 import { type Probe, Reachability } from "./reachability.ts";
 import { isPageQuery } from "./pagination.ts";
@@ -82,7 +83,7 @@ class UptimeProbe implements Probe {
   }
 
   async uptimeMs(): Promise<number> {
-    this.#client ??= postgres(this.#url, {
+    this.#client ??= postgresClient(this.#url, {
       max: 1,
       connect_timeout: 2,
       idle_timeout: 10,
@@ -156,8 +157,8 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   // planned as a hash join over every transaction: 18 ms instead of 0.7 ms on 160,000 sales,
   // and growing with them), so page queries run on a second pool whose connections plan every
   // run for its values. Both pools share DB_POOL_SIZE slots: at most that many queries run.
-  const client = postgres(url, poolOptions("auto"));
-  const listClient = postgres(url, poolOptions("force_custom_plan"));
+  const client = postgresClient(url, poolOptions("auto"));
+  const listClient = postgresClient(url, poolOptions("force_custom_plan"));
   const db = new Kysely<Database>({
     dialect: new RequestTransactionDialect(
       new PostgresDialect({
@@ -172,7 +173,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   let listenClient: postgres.Sql | undefined;
   const listener: NotificationListener = {
     async listen(channel, onPayload, onListening) {
-      listenClient ??= postgres(url, {
+      listenClient ??= postgresClient(url, {
         max: 1,
         connect_timeout: 4,
         backoff: reconnectDelaySeconds,
