@@ -43,6 +43,10 @@ export async function endpointStatements(
       };
       await send();
       const queries = await traced.queriesOf(send);
+      // An endpoint that failed sends no statement: its bare stack would measure nothing.
+      if (queries.length === 0) {
+        throw new Error(`${scenario.name}: the request sent no statement to capture`);
+      }
       captured.set(scenario, queries.map((q) => ({ sql: q.sql, parameters: q.parameters })));
     }
   } finally {

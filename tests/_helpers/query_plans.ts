@@ -3,7 +3,7 @@
  * every run (app/db/connect.ts), which EXPLAIN with the same parameters shows.
  */
 import { CompiledQuery, Kysely } from "kysely";
-import postgres from "postgres";
+import { postgresClient } from "../../app/db/postgres_client.ts";
 import type { Database } from "../../app/db/database.ts";
 import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
 import { isPageQuery } from "../../app/db/pagination.ts";
@@ -59,7 +59,9 @@ export class TracingDatabase {
 
   constructor(url: string) {
     this.db = new Kysely<Database>({
-      dialect: new PostgresDialect({ postgres: postgres(url, { max: 2, onnotice: () => {} }) }),
+      dialect: new PostgresDialect({
+        postgres: postgresClient(url, { max: 2, onnotice: () => {} }),
+      }),
       log: (event) => {
         if (event.level === "query") this.#captured.push(event.query);
       },

@@ -9,7 +9,8 @@
  */
 import { Kysely, sql } from "kysely";
 import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
-import postgres from "postgres";
+import type postgres from "postgres";
+import { postgresClient } from "../../app/db/postgres_client.ts";
 import { gunzipSync } from "node:zlib";
 import {
   type DatabaseHandle,
@@ -100,7 +101,10 @@ async function ensureTemplate(admin: postgres.Sql, serverUrl: string): Promise<s
       const building = `${template}_build`;
       await conn.unsafe(`DROP DATABASE IF EXISTS "${building}" WITH (FORCE)`);
       await conn.unsafe(`CREATE DATABASE "${building}"`);
-      const client = postgres(withDatabase(serverUrl, building), { max: 1, onnotice: () => {} });
+      const client = postgresClient(withDatabase(serverUrl, building), {
+        max: 1,
+        onnotice: () => {},
+      });
       const db = new Kysely<Database>({ dialect: new PostgresDialect({ postgres: client }) });
       try {
         await migrateToLatest(db);
@@ -213,7 +217,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const handle = await openEmbeddedTestDatabase();
     return { db: handle.db, kind: "embedded", url: undefined, close: () => handle.close() };
   }
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const admin = postgresClient(serverUrl, { max: 1, onnotice: () => {} });
   const template = await ensureTemplate(admin, serverUrl);
   const name = `shop_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   for (let attempt = 1;; attempt++) {
