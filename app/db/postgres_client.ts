@@ -37,8 +37,15 @@ export function postgresTarget(databaseUrl: string): PostgresTarget {
 
 type ClientOptions = NonNullable<Parameters<typeof postgres>[1]>;
 
-/** A postgres.js client for `databaseUrl` (over its socket when it names one). */
-export function postgresClient(databaseUrl: string, options: ClientOptions): postgres.Sql {
+/**
+ * A postgres.js client for `databaseUrl` (over its socket when it names one); without one,
+ * postgres.js's own defaults (the PG* environment variables), as before this module.
+ */
+export function postgresClient(
+  databaseUrl: string | undefined,
+  options: ClientOptions,
+): postgres.Sql {
+  if (databaseUrl === undefined) return postgres(options);
   const { url, socketDir } = postgresTarget(databaseUrl);
   return postgres(url, socketDir ? { ...options, host: socketDir } : options);
 }
