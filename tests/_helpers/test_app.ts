@@ -48,7 +48,11 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const logger = createMemoryLogger();
-  const config = testConfig(options.env);
+  // The app's own connections beside the pool (the backup's COPY session) go to this database.
+  const config = testConfig({
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...options.env,
+  });
   const deps = createDeps({
     config,
     db: database.db,

@@ -7,11 +7,6 @@ import { type Manifest, parseManifest } from "../../domain/backup/archive_format
 import type { TestApp } from "../_helpers/test_app.ts";
 import { type BulkCounts, bulkStatements } from "./_bulk.ts";
 
-/** The app's deps, with the URL of its own PostgreSQL database (backups open a connection). */
-export function backupDeps(t: TestApp): AppDeps {
-  return { ...t.deps, config: { ...t.deps.config, databaseUrl: t.database.url } };
-}
-
 export async function writeArchive(deps: AppDeps, path: string): Promise<Manifest> {
   const run = startBackup(deps);
   const file = await Deno.open(path, { write: true, create: true, truncate: true });

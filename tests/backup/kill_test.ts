@@ -11,7 +11,7 @@ import { onPostgres } from "../_helpers/query_plans.ts";
 import postgres from "postgres";
 import { opsWithin } from "./_places.ts";
 import { within } from "../_helpers/within.ts";
-import { addBulk, backupDeps, writeArchive } from "./_archives.ts";
+import { addBulk, writeArchive } from "./_archives.ts";
 import { newTarget } from "./_target.ts";
 import { readContents } from "./_shop.ts";
 import { assertFilesOnDisk } from "./_compare.ts";
@@ -64,11 +64,11 @@ Deno.test({
       await Deno.mkdir(`${t.deps.config.filesDir}/member`, { recursive: true });
       await Deno.writeFile(`${t.deps.config.filesDir}/member/a.png`, new Uint8Array([1, 2]));
       await addBulk(t, { accounts: 100, products: 100, lines: 400 }, "k", "9003");
-      const smallManifest = await writeArchive(backupDeps(t), small);
+      const smallManifest = await writeArchive(t.deps, small);
       await addBulk(t, { accounts: 5_000, products: 5_000, lines: 40_000 }, "l", "9004");
       await Deno.writeFile(`${t.deps.config.filesDir}/member/b.png`, new Uint8Array([3, 4]));
       const big = `${work}/big.backup`;
-      const bigManifest = await writeArchive(backupDeps(t), big);
+      const bigManifest = await writeArchive(t.deps, big);
       const accounts = (m: typeof bigManifest) => m.tables.find((x) => x.name === "accounts")!.rows;
 
       const first = await opsWithin(["restore", small], target.where);

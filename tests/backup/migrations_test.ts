@@ -10,7 +10,7 @@ import { removeDir } from "../_helpers/processes.ts";
 import { migrateDown, migrateToLatest, migrationStatus } from "../../app/db/migrate.ts";
 import { restoreArchive } from "../../app/backup/restore.ts";
 import { migrations } from "../../migrations/mod.ts";
-import { addBulk, backupDeps, writeArchive } from "./_archives.ts";
+import { addBulk, writeArchive } from "./_archives.ts";
 import { readContents } from "./_shop.ts";
 import { assertSameContents } from "./_compare.ts";
 
@@ -38,7 +38,7 @@ Deno.test({
     const t = await createTestApp();
     const work = await Deno.makeTempDir({ prefix: "shop-backup-migrations-" });
     try {
-      const deps = backupDeps(t);
+      const deps = t.deps;
       await addBulk(t, { accounts: 200, products: 200, lines: 1000 }, "m", "9005");
       const before = await schemaOf(t);
       const archive = `${work}/before.backup`;

@@ -9,14 +9,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_hel
 import { createTestApp, type TestApp } from "../_helpers/test_app.ts";
 import { removeDir } from "../_helpers/processes.ts";
 import { opsWithin } from "./_places.ts";
-import {
-  addBulk,
-  backupDeps,
-  corruptCopy,
-  rewriteArchive,
-  truncatedCopy,
-  writeArchive,
-} from "./_archives.ts";
+import { addBulk, corruptCopy, rewriteArchive, truncatedCopy, writeArchive } from "./_archives.ts";
 import { newTarget, type Target } from "./_target.ts";
 import { readContents } from "./_shop.ts";
 import { assertFilesOnDisk } from "./_compare.ts";
@@ -36,12 +29,12 @@ Deno.test.beforeAll(async () => {
   await Deno.writeFile(`${filesDir}/member/a.png`, new Uint8Array([1, 2, 3, 0, 255]));
   await addBulk(t, { accounts: 300, products: 200, lines: 2000 }, "r", "9001");
   archives.a = `${work}/a.backup`;
-  accountsA = (await writeArchive(backupDeps(t), archives.a)).tables
+  accountsA = (await writeArchive(t.deps, archives.a)).tables
     .find((x) => x.name === "accounts")!.rows;
   await addBulk(t, { accounts: 200, products: 100, lines: 400 }, "s", "9002");
   await Deno.writeFile(`${filesDir}/member/b.png`, new Uint8Array([9, 8, 7]));
   archives.b = `${work}/b.backup`;
-  accountsB = (await writeArchive(backupDeps(t), archives.b)).tables
+  accountsB = (await writeArchive(t.deps, archives.b)).tables
     .find((x) => x.name === "accounts")!.rows;
   target = await newTarget(work);
 });
