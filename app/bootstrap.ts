@@ -11,7 +11,7 @@ import { createDeps } from "./create_deps.ts";
 import { createLogger, type Logger, resolveLogFormat } from "./logger.ts";
 import { pingDatabase } from "./platform/health_repo.ts";
 import { runSeeds } from "./seed.ts";
-import { postgresTarget } from "./db/postgres_client.ts";
+import { postgresLocation } from "./db/postgres_client.ts";
 
 export interface Runtime {
   deps: AppDeps;
@@ -175,7 +175,7 @@ function unreachableMessage(url: string, cause: string, code: string): string {
   let database = "";
   try {
     const parsed = new URL(url);
-    host = postgresTarget(url).socketDir ?? parsed.host;
+    host = postgresLocation(url);
     database = decodeURIComponent(parsed.pathname.replace(/^\//, ""));
   } catch {
     // Unparsable: the message names the URL as given (without its password).

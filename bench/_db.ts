@@ -19,7 +19,7 @@ const LOCAL_SOCKET_DIR = "/var/run/postgresql";
 
 /**
  * The local server over its Unix socket when it has one, as a server on the same machine
- * would be configured (README, "Deploy"; app/db/postgres_client.ts), otherwise over TCP.
+ * would be configured (README, "PostgreSQL"; app/db/postgres_client.ts), otherwise over TCP.
  * BENCH_DATABASE_URL overrides it (e.g. `postgres://postgres@127.0.0.1:5432/postgres` to
  * measure over loopback TCP). pgbench connects the same way (bench/_pgbench.ts).
  */

@@ -11,7 +11,7 @@ import { DataDirLockedError } from "../app/db/data_dir_lock.ts";
 import { migrationStatus } from "../app/db/migrate.ts";
 import type { AppDeps } from "../app/deps.ts";
 import { createLogger } from "../app/logger.ts";
-import { postgresTarget } from "../app/db/postgres_client.ts";
+import { postgresLocation } from "../app/db/postgres_client.ts";
 import { CliError } from "./_errors.ts";
 
 export interface RuntimeOptions {
@@ -61,8 +61,9 @@ export function databaseLabel(config: AppConfig): string {
   if (!config.databaseUrl) return `the embedded database in DATA_DIR "${config.dataDir}"`;
   try {
     const url = new URL(config.databaseUrl);
-    const at = postgresTarget(config.databaseUrl).socketDir ?? url.host;
-    return `the PostgreSQL database ${url.pathname.slice(1)} at ${at}`;
+    return `the PostgreSQL database ${url.pathname.slice(1)} at ${
+      postgresLocation(config.databaseUrl)
+    }`;
   } catch {
     return "the DATABASE_URL database";
   }

@@ -142,7 +142,9 @@ function drained(writable: import("node:stream").Writable): Promise<void> {
 }
 
 /** A connection of its own for COPY streams (the app's pool has no COPY). */
-function ownPostgresClient(url: string): postgres.Sql {
+function ownPostgresClient(url: string | undefined): postgres.Sql {
+  // Without the URL, postgres.js would connect to its default database, not the app's.
+  if (!url) throw new Error("A PostgreSQL backup or restore needs DATABASE_URL (its own session)");
   return postgresClient(url, {
     max: 1,
     onnotice: () => {},
@@ -161,7 +163,7 @@ export async function withSession<T>(
   work: (session: Session) => Promise<T>,
 ): Promise<T> {
   if (deps.dbKind === "postgres") {
-    const client = ownPostgresClient(deps.config.databaseUrl!);
+    const client = ownPostgresClient(deps.config.databaseUrl);
     try {
       const begin = mode === "snapshot" ? "isolation level repeatable read read only" : "";
       return await client.begin(begin, async (tx) => {

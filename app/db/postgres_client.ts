@@ -35,17 +35,15 @@ export function postgresTarget(databaseUrl: string): PostgresTarget {
   };
 }
 
+/** Where a DATABASE_URL points, for messages: its socket directory, or its host and port. */
+export function postgresLocation(databaseUrl: string): string {
+  return postgresTarget(databaseUrl).socketDir ?? new URL(databaseUrl).host;
+}
+
 type ClientOptions = NonNullable<Parameters<typeof postgres>[1]>;
 
-/**
- * A postgres.js client for `databaseUrl` (over its socket when it names one); without one,
- * postgres.js's own defaults (the PG* environment variables), as before this module.
- */
-export function postgresClient(
-  databaseUrl: string | undefined,
-  options: ClientOptions,
-): postgres.Sql {
-  if (databaseUrl === undefined) return postgres(options);
+/** A postgres.js client for `databaseUrl` (over its socket when it names one). */
+export function postgresClient(databaseUrl: string, options: ClientOptions): postgres.Sql {
   const { url, socketDir } = postgresTarget(databaseUrl);
   return postgres(url, socketDir ? { ...options, host: socketDir } : options);
 }
