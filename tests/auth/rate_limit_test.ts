@@ -2,8 +2,19 @@ import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, createTestApp } from "../_helpers/test_app.ts";
 import { uniqueEmail } from "./_auth_helpers.ts";
 
+/**
+ * The limit counts in fixed windows aligned to the clock (a minute here): a test running
+ * across a minute boundary would see its count start again. Each test's clock starts one
+ * second into a window and moves with real time, so its few calls share one window.
+ */
+function clockInOneWindow() {
+  const realStart = Date.now();
+  const windowStart = Math.floor(realStart / 60_000) * 60_000 + 1_000;
+  return { now: () => new Date(windowStart + (Date.now() - realStart)) };
+}
+
 Deno.test("the auth routes share a per-IP limit → 429 rate_limited with Retry-After", async () => {
-  const t = await createTestApp({ env: { AUTH_RATE_LIMIT: "3/1m" } });
+  const t = await createTestApp({ env: { AUTH_RATE_LIMIT: "3/1m" }, clock: clockInOneWindow() });
   try {
     const calls = [
       () => api(t.app, "POST", "/v1/auth/login", { body: { email: "a@b.test", password: "x" } }),
@@ -39,7 +50,10 @@ Deno.test("the auth routes share a per-IP limit → 429 rate_limited with Retry-
 });
 
 Deno.test("X-Forwarded-For separates clients only with TRUST_PROXY=true", async () => {
-  const trusting = await createTestApp({ env: { AUTH_RATE_LIMIT: "2/1m", TRUST_PROXY: "true" } });
+  const trusting = await createTestApp({
+    env: { AUTH_RATE_LIMIT: "2/1m", TRUST_PROXY: "true" },
+    clock: clockInOneWindow(),
+  });
   try {
     const login = (ip: string) =>
       api(trusting.app, "POST", "/v1/auth/login", {
@@ -53,7 +67,10 @@ Deno.test("X-Forwarded-For separates clients only with TRUST_PROXY=true", async 
   } finally {
     await trusting.close();
   }
-  const plain = await createTestApp({ env: { AUTH_RATE_LIMIT: "2/1m" } });
+  const plain = await createTestApp({
+    env: { AUTH_RATE_LIMIT: "2/1m" },
+    clock: clockInOneWindow(),
+  });
   try {
     const login = (ip: string) =>
       api(plain.app, "POST", "/v1/auth/login", {
@@ -69,7 +86,7 @@ Deno.test("X-Forwarded-For separates clients only with TRUST_PROXY=true", async 
 });
 
 Deno.test("parallel requests are counted exactly (atomic increment)", async () => {
-  const t = await createTestApp({ env: { AUTH_RATE_LIMIT: "5/1m" } });
+  const t = await createTestApp({ env: { AUTH_RATE_LIMIT: "5/1m" }, clock: clockInOneWindow() });
   try {
     const results = await Promise.all(
       Array.from(
