@@ -279,7 +279,13 @@ export async function listRentals(
     db,
     { memo: rentalListSql, shape, values, ids: () => rentalIds(db, params) },
     params,
-    { sortColumns: RENTAL_SORT_COLUMNS, nullableSorts: ["dueDate"], tieBreaker: "r.id" },
+    {
+      sortColumns: RENTAL_SORT_COLUMNS,
+      nullableSorts: ["dueDate"],
+      tieBreaker: "r.id",
+      // The past-due rentals are ids from their charges, in no order of the list's.
+      readMatchesOnce: params.pastDueBefore !== undefined,
+    },
     (page, order) =>
       rentalViews(db).innerJoin(page.as("pg"), "pg.id", "r.id").select("pg.__total")
         .orderBy(order),
