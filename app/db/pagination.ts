@@ -16,9 +16,9 @@
  * all of them the page is sorted out of those. Counted and paged apart, a search finding a few
  * hundred products went through the trigram index and the rows twice (or, when the planner
  * expected a handful of matches, walked the name index for the page, reading thousands of
- * rows): 956 against 1,595 statements a second. Other filters keep the page along an index in
- * the list's order and count apart (index-only), which is cheaper there: the 2,000 tickets ready
- * for pickup answered 3,617 statements a second so against 1,579 read once and sorted.
+ * rows): 1,534 against 2,904 statements a second read once. Other filters keep the page along
+ * an index in the list's order and count apart (index-only), which is cheaper there: the 2,000
+ * tickets ready for pickup, 3,617 statements a second that way against 1,579 read once.
  *
  * Counting up to the cap still reads 10,001 rows (2–100 ms), so a list found to exceed it is
  * remembered with its estimate for a minute (`LARGE_LISTS`): its next pages are one statement
@@ -143,15 +143,27 @@ function listKey(unpaged: AnySelect): string {
 
 /**
  * How a page gets its total: counted in its statement, or (a list known to be large, by its
- * `key` in LARGE_LISTS, e.g. {@link listKey}) its remembered estimate.
+ * `key` in LARGE_LISTS, e.g. {@link listKey}) its remembered estimate; and so how its
+ * statement reads the rows (`counting`, see the top).
  */
 interface TotalPlan {
   key: string;
   estimate?: number;
+  /**
+   * `estimated`: the page alone, along the sort; `once`: the matches read once and counted
+   * ({@link matchedPage}); `alongSort`: the page along the sort and the capped count apart.
+   */
+  counting: "estimated" | "once" | "alongSort";
 }
 
-function totalPlan(key: string): TotalPlan {
-  return { key, estimate: knownLarge(key) };
+function totalPlan(key: string, params: ListParams, sort: PageSort): TotalPlan {
+  const estimate = knownLarge(key);
+  const counting = estimate !== undefined
+    ? "estimated"
+    : readsMatchesOnce(params, sort)
+    ? "once"
+    : "alongSort";
+  return { key, estimate, counting };
 }
 
 /**
@@ -199,8 +211,10 @@ function pageQuery<DB, TB extends keyof DB, O>(
   total: TotalPlan,
 ) {
   const order = pageOrder(params, options);
-  if (total.estimate !== undefined || !readsMatchesOnce(params, options)) {
-    const totalColumn = total.estimate === undefined ? cappedTotal(query as AnySelect) : UNCOUNTED;
+  if (total.counting !== "once") {
+    const totalColumn = total.counting === "alongSort"
+      ? cappedTotal(query as AnySelect)
+      : UNCOUNTED;
     return query.select(totalColumn).orderBy(order).limit(params.limit)
       .offset(pageOffset(params));
   }
@@ -324,7 +338,7 @@ export async function paginate<DB, TB extends keyof DB, O, T>(
   params: ListParams,
   options: PageOptions<O, T>,
 ): Promise<Page<T>> {
-  const plan = totalPlan(listKey(query));
+  const plan = totalPlan(listKey(query), params, options);
   const rows = await pageQuery(query, params, options, plan).execute() as CountedRow<O>[];
   return toPage(rows, params, () => query, options.map, plan);
 }
@@ -359,13 +373,12 @@ export async function paginateByIds<Row extends { __total: number | null }, T>(
   readPage: (page: PageOfIds, order: RawBuilder<unknown>) => Compilable<unknown>,
   map: (row: Omit<Row, "__total">) => T,
 ): Promise<Page<T>> {
-  const { plan, counted, key } = shapedPage(list.shape, list.values, params, sort);
-  const offset = pageOffset(params);
+  const { plan, key } = shapedPage(list.shape, list.values, params, sort);
   // The order of the parameters in `pageOfIds`'s text (`readPage` adds none of its own).
-  const page = [params.limit, offset];
-  const parameters = !counted
+  const page = [params.limit, pageOffset(params)];
+  const parameters = plan.counting === "estimated"
     ? [...list.values, ...page]
-    : readsMatchesOnce(params, sort)
+    : plan.counting === "once"
     ? [...list.values, ...page, ...list.values, ...page]
     : [...page, ...list.values, EXACT_TOTAL_CAP + 1, ...list.values, ...page];
   const rows = await list.memo.run(
@@ -384,12 +397,12 @@ export type PageOfIds = RawBuilder<{ id: string; __total: number | null }>;
 
 function pageOfIds(ids: AnySelect, params: ListParams, sort: PageSort, plan: TotalPlan) {
   const offset = pageOffset(params);
-  if (plan.estimate === undefined && readsMatchesOnce(params, sort)) {
+  if (plan.counting === "once") {
     const page = matchedPage(ids, sort.tieBreaker, params, sort);
     return sql`(SELECT pg.__id AS id, pg.__total as "__total" FROM ${page} AS pg)` as PageOfIds;
   }
   const page = ids.orderBy(pageOrder(params, sort)).limit(params.limit).offset(offset);
-  if (plan.estimate !== undefined) {
+  if (plan.counting === "estimated") {
     return sql`(SELECT pg.id, NULL::bigint as "__total" FROM (${page}) AS pg)` as PageOfIds;
   }
   // Along the sort: a page that is not full is the last one, and its total is its offset
@@ -428,11 +441,9 @@ export function listShape(
  * and how it counts all change the text).
  */
 function shapedPage(shape: string, values: readonly unknown[], params: ListParams, sort: PageSort) {
-  const plan = totalPlan(`${shape}\u0000${JSON.stringify(values)}`);
-  const counted = plan.estimate === undefined;
-  const counting = !counted ? "estimated" : readsMatchesOnce(params, sort) ? "once" : "counted";
-  const key = `${shape}|${params.sort}|${params.order}|${counting}`;
-  return { plan, counted, key };
+  const plan = totalPlan(`${shape}\u0000${JSON.stringify(values)}`, params, sort);
+  const key = `${shape}|${params.sort}|${params.order}|${plan.counting}`;
+  return { plan, key };
 }
 
 /** Compiled SQL per query shape, for `paginateByShape()`: one per list query. */
@@ -465,14 +476,14 @@ export async function paginateByShape<DB, TB extends keyof DB, O, T>(
   params: ListParams,
   options: PageOptions<O, T>,
 ): Promise<Page<T>> {
-  const { plan, counted, key } = shapedPage(shape, values, params, options);
+  const { plan, key } = shapedPage(shape, values, params, options);
   // The order of the parameters in the SQL text: read once, the matches (the filters), their
   // page, then the page past the cap (the filters again); counted along the sort, the capped
   // count (the filters and the cap) before the page.
   const page = [params.limit, pageOffset(params)];
-  const parameters = !counted
+  const parameters = plan.counting === "estimated"
     ? [...values, ...page]
-    : readsMatchesOnce(params, options)
+    : plan.counting === "once"
     ? [...values, ...page, ...values, ...page]
     : [...values, EXACT_TOTAL_CAP + 1, ...values, ...page];
   const rows = await memo.run(
