@@ -23,8 +23,10 @@ export class Query extends Promise {
     this.state = null
     this.statement = null
 
-    this.resolve = x => (this.active = false, resolve(x))
-    this.reject = x => (this.active = false, reject(x))
+    // PATCHED (PATCHES.md, "Settling a query keeps no closure"): the promise's own resolving
+    // functions, settled through the prototype's resolve()/reject().
+    this.resolver = resolve
+    this.rejecter = reject
 
     this.active = false
     this.cancelled = null
@@ -47,6 +49,16 @@ export class Query extends Promise {
 
   static get [Symbol.species]() {
     return Promise
+  }
+
+  resolve(x) {
+    this.active = false
+    this.resolver(x)
+  }
+
+  reject(x) {
+    this.active = false
+    this.rejecter(x)
   }
 
   cancel() {
