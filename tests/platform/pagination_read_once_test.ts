@@ -75,6 +75,23 @@ Deno.test("a search past the cap pages along the sort and says its total is an e
   assertEquals(found.pagination.total >= EXACT_TOTAL_CAP + 1, true);
 });
 
+Deno.test("a page past the matches kept (the cap + 1) is read along the sort", async () => {
+  // Another term than the test above ("ulk" finds the same products), so this list is not
+  // remembered as large yet and its first read keeps the matches.
+  const last = Math.ceil((EXACT_TOTAL_CAP + 50) / 25);
+  const found = await page(
+    { q: "ulk", sort: "name", page: String(last), limit: "25" },
+    true,
+    "ulk",
+  );
+  const expected = await t.deps.db.selectFrom("products").select("id")
+    .where("name", "ilike", "%ulk%").orderBy("name").orderBy("id").limit(25)
+    .offset((last - 1) * 25).execute();
+  assertEquals(found.data.length, (EXACT_TOTAL_CAP + 50) % 25 || 25);
+  assertEquals(found.data, expected.map((row) => row.id));
+  assertEquals(found.pagination.totalExact, false);
+});
+
 Deno.test("a list sorted on a column of its own select list pages along the sort", async () => {
   // `double_price` exists only in the list's select list, not in the table the matches read.
   const params = schema.parse({ q: "case", sort: "name", limit: "5", page: "2" });
