@@ -1,7 +1,7 @@
 /**
  * One query per page: the rows and, in the same statement, their total, counted exactly up to
- * {@link EXACT_TOTAL_CAP} rows. Only a page past the end (no rows) or a search past the cap
- * needs a second query.
+ * {@link EXACT_TOTAL_CAP} rows. Only a page past the end (no rows) needs a second query to
+ * learn the total.
  *
  * Why a cap: an exact total reads every matching row, so the default screen of a list (no
  * filter, first page) would cost in proportion to the table: ~150 ms at 160,000 sales with a
@@ -13,8 +13,7 @@
  * A search (`q`, or a filter the list marks with `readMatchesOnce`) reads its matches once (see
  * {@link matchedPage}): no index returns them in the list's order, so the page has to read them
  * all anyway; the first cap + 1, only ids and sort keys, are kept and counted, and when that is
- * all of them the page is sorted out of those (past the cap, a second statement reads the page
- * along the sort, see {@link readPage}). Counted and paged apart, a search finding a few
+ * all of them the page is sorted out of those. Counted and paged apart, a search finding a few
  * hundred products went through the trigram index and the rows twice (or, when the planner
  * expected a handful of matches, walked the name index for the page, reading thousands of
  * rows): 1,534 against 2,904 statements a second read once. Other filters keep the page along
@@ -22,7 +21,8 @@
  * tickets ready for pickup, 3,617 statements a second that way against 1,579 read once.
  *
  * Counting up to the cap still reads 10,001 rows (2–100 ms), so a list found to exceed it is
- * remembered with its estimate for a minute (`LARGE_LISTS`): its next pages count nothing.
+ * remembered with its estimate for a minute (`LARGE_LISTS`): its next pages are one statement
+ * without a count.
  */
 import { CompiledStatements } from "./compiled.ts";
 import {
@@ -98,7 +98,10 @@ function rowsOf(unpaged: AnySelect): AnySelect {
   return unpaged.clearSelect().clearOrderBy().select(sql`1`.as("one"));
 }
 
-/** `__total`: `unpaged`'s rows counted up to one past the cap, once per statement (InitPlan). */
+/**
+ * The `__total` column of a page query: the rows of `unpaged` counted up to one past the cap.
+ * An uncorrelated subquery, so PostgreSQL runs it once per statement (an InitPlan).
+ */
 function cappedTotal(unpaged: AnySelect) {
   return cappedCount(unpaged).as("__total");
 }
@@ -228,10 +231,8 @@ function pageQuery<DB, TB extends keyof DB, O>(
  * The page of `unpaged`'s rows (their `idColumn`, as `__id`) with the list's capped total
  * (`__total`), reading the matches once: their first cap + 1 rows, only id and sort keys, are
  * materialized and counted; at or under the cap that is every match, and the page is sorted
- * out of them. Past the cap they are not all there: the caller reads the page again along the
- * sort ({@link readPage}; rare, and remembered in LARGE_LISTS). A UNION branch for that case
- * here made PostgreSQL plan the filters twice on every search (planning is half a trigram
- * search's cost): 930-1,010 ticket searches a second with it, 1,170-1,180 without.
+ * out of them. Past the cap they are not all there: the UNION's other branch, which PostgreSQL
+ * runs only then (a one-time filter on the count), pages `unpaged` along its sort.
  */
 function matchedPage(unpaged: AnySelect, idColumn: string, params: ListParams, sort: PageSort) {
   const keys = sortKeys(params, sort);
@@ -240,15 +241,18 @@ function matchedPage(unpaged: AnySelect, idColumn: string, params: ListParams, s
     sql.ref(idColumn).as("__id"),
     ...keys.map((key, i) => sql.ref(key).as(keyNames[i]!)),
   ]);
+  const cap = sql.lit(EXACT_TOTAL_CAP);
   const offset = pageOffset(params);
   const fromMatches = sql`SELECT __id, ${sql.join(keyNames.map((name) => sql.ref(name)))}
-    FROM matches ORDER BY ${keyOrder(params, sort, keyNames)}
-    LIMIT ${params.limit} OFFSET ${offset}`;
+    FROM matches WHERE (SELECT n FROM counted) <= ${cap}
+    ORDER BY ${keyOrder(params, sort, keyNames)} LIMIT ${params.limit} OFFSET ${offset}`;
+  const pastCap = keyed.where(sql<boolean>`(SELECT n FROM counted) > ${cap}`)
+    .orderBy(pageOrder(params, sort)).limit(params.limit).offset(offset);
   return sql<{ __id: string; __total: number }>`(WITH
     matches AS MATERIALIZED (${keyed.limit(sql.lit(EXACT_TOTAL_CAP + 1))}),
     counted AS (SELECT count(*) AS n FROM matches)
     SELECT page.__id, counted.n as "__total"
-    FROM counted, (${fromMatches}) AS page)`;
+    FROM counted, ((${fromMatches}) UNION ALL (${pastCap})) AS page)`;
 }
 
 /** The rows before the page. */
@@ -314,25 +318,18 @@ function pageOf<T>(
   };
 }
 
-/**
- * A page: `read` runs its statement as `plan` says; the total as {@link pageTotal} finds it.
- * Matches read once that exceed the cap were not all kept: the page is read again along the
- * sort, uncounted (the total is the estimate `pageTotal` remembered for the next pages).
- */
-async function readPage<R extends { __total: number | string | null }, T>(
-  plan: TotalPlan,
+/** Maps the rows into a page (the total as {@link pageTotal} finds it). */
+async function toPage<O, T>(
+  rows: CountedRow<O>[],
   params: ListParams,
   unpaged: () => AnySelect,
-  read: (plan: TotalPlan) => Promise<R[]>,
-  map: (row: R) => T,
+  map: (row: O) => T,
+  plan: TotalPlan,
 ): Promise<Page<T>> {
-  let rows = await read(plan);
   const total = await pageTotal(rows, params, unpaged, plan);
-  if (plan.counting === "once" && !total.exact) {
-    rows = await read({ ...plan, counting: "estimated", estimate: total.total });
-  }
-  // Rows go to `map` as they came (`__total` ignored): a copy without it (`{ __total, ...row }`)
-  // cost a rental list 14% of its CPU.
+  // Each row goes to `map` as it came (its `__total` is ignored there): a copy without that
+  // column (`{ __total, ...row }`) is slow for wide rows (a rental row with two more columns
+  // spent 14% of its list's CPU on it).
   return pageOf(rows.map((row) => map(row)), params, total);
 }
 
@@ -342,9 +339,8 @@ export async function paginate<DB, TB extends keyof DB, O, T>(
   options: PageOptions<O, T>,
 ): Promise<Page<T>> {
   const plan = totalPlan(listKey(query), params, options);
-  const read = async (plan: TotalPlan) =>
-    await pageQuery(query, params, options, plan).execute() as CountedRow<O>[];
-  return await readPage(plan, params, () => query, read, options.map);
+  const rows = await pageQuery(query, params, options, plan).execute() as CountedRow<O>[];
+  return toPage(rows, params, () => query, options.map, plan);
 }
 
 /** The list `paginateByIds()` pages: its ids query, and what `paginateByShape()` needs. */
@@ -362,7 +358,7 @@ export interface IdsList {
 /**
  * `paginate()` for lists whose page is chosen on one table's ids (counted and sorted on its
  * indexes, without reading its rows) and whose rows are read, joined, for that page only:
- * `readIds` gets the page of ids (select it `as` an alias, with its `__total`) and the order,
+ * `readPage` gets the page of ids (select it `as` an alias, with its `__total`) and the order,
  * and returns the page's query (not run). As in `paginateByShape()`, the statement of each
  * shape is compiled once and then run with the request's values.
  *
@@ -374,24 +370,26 @@ export async function paginateByIds<Row extends { __total: number | null }, T>(
   list: IdsList,
   params: ListParams,
   sort: PageSort,
-  readIds: (page: PageOfIds, order: RawBuilder<unknown>) => Compilable<unknown>,
+  readPage: (page: PageOfIds, order: RawBuilder<unknown>) => Compilable<unknown>,
   map: (row: Omit<Row, "__total">) => T,
 ): Promise<Page<T>> {
-  const plan = shapedPlan(list.shape, list.values, params, sort);
-  // The order of the parameters in `pageOfIds`'s text (`readIds` adds none of its own).
+  const { plan, key } = shapedPage(list.shape, list.values, params, sort);
+  // The order of the parameters in `pageOfIds`'s text (`readPage` adds none of its own).
   const page = [params.limit, pageOffset(params)];
-  const read = (plan: TotalPlan) =>
-    list.memo.run(
-      db,
-      shapeKey(list.shape, params, plan),
-      plan.counting === "alongSort"
-        ? [...page, ...list.values, EXACT_TOTAL_CAP + 1, ...list.values, ...page]
-        : [...list.values, ...page],
-      () =>
-        readIds(pageOfIds(list.ids(), params, sort, plan), pageOrder(params, sort))
-          .compile() as CompiledQuery<Row>,
-    );
-  return await readPage(plan, params, list.ids, read, map);
+  const parameters = plan.counting === "estimated"
+    ? [...list.values, ...page]
+    : plan.counting === "once"
+    ? [...list.values, ...page, ...list.values, ...page]
+    : [...page, ...list.values, EXACT_TOTAL_CAP + 1, ...list.values, ...page];
+  const rows = await list.memo.run(
+    db,
+    key,
+    parameters,
+    () =>
+      readPage(pageOfIds(list.ids(), params, sort, plan), pageOrder(params, sort))
+        .compile() as CompiledQuery<Row>,
+  );
+  return toPage(rows, params, list.ids, map, plan);
 }
 
 /** The page of ids `paginateByIds()` hands its reader: each id with the list's total. */
@@ -438,16 +436,14 @@ export function listShape(
 }
 
 /**
- * How a page of a list known by its shape and values gets its total: counted, or the
- * remembered estimate of a large list.
+ * A page of a list known by its shape and values: how it gets its total (counted, or the
+ * remembered estimate of a large list) and the key of its remembered SQL (shape, sort, order
+ * and how it counts all change the text).
  */
-function shapedPlan(shape: string, values: readonly unknown[], params: ListParams, sort: PageSort) {
-  return totalPlan(`${shape}\u0000${JSON.stringify(values)}`, params, sort);
-}
-
-/** The key of a shape's remembered SQL: shape, sort, order and how it counts all change it. */
-function shapeKey(shape: string, params: ListParams, plan: TotalPlan): string {
-  return `${shape}|${params.sort}|${params.order}|${plan.counting}`;
+function shapedPage(shape: string, values: readonly unknown[], params: ListParams, sort: PageSort) {
+  const plan = totalPlan(`${shape}\u0000${JSON.stringify(values)}`, params, sort);
+  const key = `${shape}|${params.sort}|${params.order}|${plan.counting}`;
+  return { plan, key };
 }
 
 /** Compiled SQL per query shape, for `paginateByShape()`: one per list query. */
@@ -480,18 +476,21 @@ export async function paginateByShape<DB, TB extends keyof DB, O, T>(
   params: ListParams,
   options: PageOptions<O, T>,
 ): Promise<Page<T>> {
-  const plan = shapedPlan(shape, values, params, options);
-  // The order of the parameters in the SQL text: the filters, then the page; counted along the
-  // sort, the capped count (the filters and the cap) comes first.
+  const { plan, key } = shapedPage(shape, values, params, options);
+  // The order of the parameters in the SQL text: read once, the matches (the filters), their
+  // page, then the page past the cap (the filters again); counted along the sort, the capped
+  // count (the filters and the cap) before the page.
   const page = [params.limit, pageOffset(params)];
-  const read = (plan: TotalPlan) =>
-    memo.run(
-      db,
-      shapeKey(shape, params, plan),
-      plan.counting === "alongSort"
-        ? [...values, EXACT_TOTAL_CAP + 1, ...values, ...page]
-        : [...values, ...page],
-      () => pageQuery(build(), params, options, plan).compile() as CompiledQuery<CountedRow<O>>,
-    );
-  return await readPage(plan, params, build, read, options.map);
+  const parameters = plan.counting === "estimated"
+    ? [...values, ...page]
+    : plan.counting === "once"
+    ? [...values, ...page, ...values, ...page]
+    : [...values, EXACT_TOTAL_CAP + 1, ...values, ...page];
+  const rows = await memo.run(
+    db,
+    key,
+    parameters,
+    () => pageQuery(build(), params, options, plan).compile() as CompiledQuery<CountedRow<O>>,
+  );
+  return toPage(rows, params, build, options.map, plan);
 }

@@ -90,11 +90,11 @@ Deno.test({
     const { page, ms } = await timed({ q: serial.toLowerCase() });
     assertEquals(page.data.map((x) => x.serialNumber), [serial]);
     assertEquals([page.pagination.total, page.pagination.totalExact], [1, true]);
-    // The matches are read once: one pass over the trigram index gives the page and the total.
+    // A page that is not full counts nothing: the trigram index is read once, for the page.
     const run = await analyzedPlan(ticketListQuery.parse({ q: serial.toLowerCase() }));
     const scans = run.split("\n").filter((line) => /repair_tickets_search_trgm/.test(line));
-    assertEquals(scans.length, 1, run);
-    assert(!/never executed/.test(scans[0]!), run);
+    assertEquals(scans.filter((line) => /never executed/.test(line)).length, 1, run);
+    assertEquals(scans.length, 2, run);
     const byNumber = await timed({ q: "r-012345" });
     assertEquals(byNumber.page.data.map((x) => x.ticketNumber), ["R-012345"]);
     // The account's name is searched through its own trigram index.
