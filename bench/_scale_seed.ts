@@ -16,6 +16,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../app/db/database.ts";
+import { REFRESH_EVERY_UNPAID_SINCE } from "../app/rentals/charges_repo.ts";
 
 export type ScaleName = "small" | "shop10y";
 
@@ -416,7 +417,8 @@ export async function seedScale(
              ELSE bench_id('t' || (r.number * 17 % ${T - 100} + 1))::uuid END,
         CASE WHEN r.status = 'active' AND r.number % 10 = 0 AND k = 5 THEN NULL
              ELSE (r.start_date + 30 * k)::timestamptz END
-      FROM rentals r, generate_series(0, 5) k`,
+      FROM rentals r, generate_series(0, 5) k;
+      ${REFRESH_EVERY_UNPAID_SINCE}`,
     ],
     [
       "sequences",

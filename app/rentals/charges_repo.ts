@@ -3,6 +3,9 @@
  * UPDATE, in id order ({@link lockCharges}), by the POS completing or undoing the payment of
  * it, so a charge is paid once whatever the number of terminals. Charge generation inserts
  * with ON CONFLICT DO NOTHING on `rental_charges_period_key`: concurrent runs never duplicate.
+ *
+ * Every write of a charge here also sets its rental's `unpaid_since` (the oldest unpaid due
+ * date, which the past-due list reads; {@link refreshUnpaidSince}) in the same transaction.
  */
 import { sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
@@ -89,39 +92,49 @@ export async function lockCharges(
   return rows.map((row) => toCharge(row as ChargeRow));
 }
 
-/** Marks one charge paid by `transactionId`, with the equity it accrued. */
-export async function markChargePaid(
-  db: Db,
-  id: string,
+export interface ChargePayment {
+  charge: ChargeRecord;
+  /** The rent-to-own equity the charge accrues. */
+  equity: string;
+}
+
+/** Marks the (locked) charges paid by `transactionId`, each with the equity it accrued. */
+export async function markChargesPaid(
+  trx: Transaction<Database>,
+  payments: readonly ChargePayment[],
   transactionId: string,
-  equity: string,
   now: Date,
 ): Promise<void> {
-  await db.updateTable("rental_charges").set({
-    status: "paid",
-    paid_transaction_id: transactionId,
-    paid_at: now,
-    equity,
-    updated_at: now,
-  }).where("id", "=", id).execute();
+  for (const { charge, equity } of payments) {
+    await trx.updateTable("rental_charges").set({
+      status: "paid",
+      paid_transaction_id: transactionId,
+      paid_at: now,
+      equity,
+      updated_at: now,
+    }).where("id", "=", charge.id).execute();
+  }
+  await refreshUnpaidSince(trx, payments.map((p) => p.charge.rentalId));
 }
 
 /** The charges paid by `transactionId` among `ids` are unpaid again (their equity taken back). */
 export async function reopenChargesPaidBy(
-  db: Db,
+  trx: Transaction<Database>,
   ids: readonly string[],
   transactionId: string,
   now: Date,
 ): Promise<number> {
   if (ids.length === 0) return 0;
-  const result = await db.updateTable("rental_charges").set({
+  const reopened = await trx.updateTable("rental_charges").set({
     status: "unpaid",
     paid_transaction_id: null,
     paid_at: null,
     equity: "0",
     updated_at: now,
-  }).where("id", "in", ids).where("paid_transaction_id", "=", transactionId).executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  }).where("id", "in", ids).where("paid_transaction_id", "=", transactionId)
+    .returning("rental_id").execute();
+  await refreshUnpaidSince(trx, reopened.map((r) => r.rental_id));
+  return reopened.length;
 }
 
 export interface ChargeTotals {
@@ -172,9 +185,13 @@ export interface NewCharge {
 }
 
 /** Inserts charges; a period that has its charge already is skipped. How many were created. */
-export async function insertCharges(db: Db, charges: readonly NewCharge[], now: Date) {
+export async function insertCharges(
+  trx: Transaction<Database>,
+  charges: readonly NewCharge[],
+  now: Date,
+) {
   if (charges.length === 0) return 0;
-  const rows = await db.insertInto("rental_charges").values(charges.map((c) => ({
+  const rows = await trx.insertInto("rental_charges").values(charges.map((c) => ({
     id: c.id,
     rental_id: c.rentalId,
     period_start: c.periodStart,
@@ -184,6 +201,82 @@ export async function insertCharges(db: Db, charges: readonly NewCharge[], now: 
     created_at: now,
     updated_at: now,
   }))).onConflict((oc) => oc.columns(["rental_id", "period_start"]).doNothing())
-    .returning("id").execute();
+    .returning(["rental_id", "due_date"]).execute();
+  await lowerUnpaidSince(trx, rows);
   return rows.length;
+}
+
+/**
+ * After new unpaid charges: each rental's `unpaid_since` becomes the older of itself and its
+ * new charges' due dates. No charge is read: new unpaid charges can only move it earlier, and
+ * the row's value is the one the last writer left under the lock (see below). Rentals whose
+ * value stays are not written (a write changes an indexed column, so every index of the
+ * rentals gets an entry: the cost of billing a month is mostly this).
+ */
+async function lowerUnpaidSince(
+  trx: Transaction<Database>,
+  charges: ReadonlyArray<{ rental_id: string; due_date: string }>,
+): Promise<void> {
+  const oldest = new Map<string, string>();
+  for (const { rental_id, due_date } of charges) {
+    const known = oldest.get(rental_id);
+    if (known === undefined || due_date < known) oldest.set(rental_id, due_date);
+  }
+  if (oldest.size === 0) return;
+  const ids = await lockRentalRows(trx, [...oldest.keys()]);
+  const dues = sql.join(ids.map((id) => sql`(${id}::uuid, ${oldest.get(id)}::date)`));
+  // `r.id IN (...)` as well: the rentals are then read by key, not scanned to join the list.
+  await sql`
+    UPDATE rentals r SET unpaid_since = v.due
+      FROM (VALUES ${dues}) AS v(id, due)
+     WHERE r.id IN (${sql.join(ids)}) AND r.id = v.id
+       AND (r.unpaid_since IS NULL OR r.unpaid_since > v.due)`.execute(trx);
+}
+
+/** Locks the rentals' rows in id order (FOR NO KEY UPDATE); their ids, sorted. */
+async function lockRentalRows(
+  trx: Transaction<Database>,
+  rentalIds: readonly string[],
+): Promise<string[]> {
+  const ids = [...new Set(rentalIds)].sort();
+  if (ids.length > 0) {
+    await trx.selectFrom("rentals").select("id").where("id", "in", ids).orderBy("id")
+      .forNoKeyUpdate().execute();
+  }
+  return ids;
+}
+
+/**
+ * Sets `unpaid_since` of these rentals from their unpaid charges. The rows are locked first
+ * (in id order; FOR NO KEY UPDATE, which lets charges referencing them be inserted) and only
+ * then read, by a statement of its own: under READ COMMITTED it sees every charge write
+ * committed before it got the lock, and every such write ends here too, so two transactions
+ * changing one rental's charges at once cannot leave either's stale view behind.
+ */
+async function refreshUnpaidSince(
+  trx: Transaction<Database>,
+  rentalIds: readonly string[],
+): Promise<void> {
+  const ids = await lockRentalRows(trx, rentalIds);
+  if (ids.length === 0) return;
+  await trx.updateTable("rentals").set({
+    unpaid_since: (eb) =>
+      eb.selectFrom("rental_charges as c").select((c) => c.fn.min("c.due_date").as("oldest"))
+        .whereRef("c.rental_id", "=", "rentals.id").where("c.status", "=", "unpaid"),
+  }).where("id", "in", ids).execute();
+}
+
+/**
+ * Sets `unpaid_since` of every rental from its charges, in one statement: for charges written
+ * in bulk by SQL rather than through this module (the bench's and tests' seeds).
+ */
+export const REFRESH_EVERY_UNPAID_SINCE = `
+  UPDATE rentals r SET unpaid_since = c.oldest
+    FROM rentals r2
+    LEFT JOIN (SELECT rental_id, min(due_date) AS oldest FROM rental_charges
+                WHERE status = 'unpaid' GROUP BY rental_id) c ON c.rental_id = r2.id
+   WHERE r2.id = r.id AND r.unpaid_since IS DISTINCT FROM c.oldest`;
+
+export async function refreshEveryUnpaidSince(db: Db): Promise<void> {
+  await sql.raw(REFRESH_EVERY_UNPAID_SINCE).execute(db);
 }

@@ -11,7 +11,7 @@ import { equityOfPayment } from "../../domain/rentals/rental_money.ts";
 import { assertCanMove } from "../../domain/rentals/rental_status.ts";
 import { setUnitStatus } from "../inventory/stock.ts";
 import type { RentalChargeLine, RentalPort } from "../pos/rental_port.ts";
-import { findCharges, lockCharges, markChargePaid, reopenChargesPaidBy } from "./charges_repo.ts";
+import { findCharges, lockCharges, markChargesPaid, reopenChargesPaidBy } from "./charges_repo.ts";
 import { rentToOwnTerms } from "./rental_json.ts";
 import { findRentalsByIds, setRentalStatus } from "./rentals_repo.ts";
 import { requireLockedRental } from "./rentals.ts";
@@ -74,14 +74,15 @@ export function rentalPort(): RentalPort {
         (await findRentalsByIds(trx, [...new Set(charges.map((c) => c.rentalId))]))
           .map((r) => [r.id, r]),
       );
-      for (const charge of charges) {
+      const payments = charges.map((charge) => {
         const rental = rentals.get(charge.rentalId);
         const equity = equityOfPayment(
           parseMoney(charge.amount),
           rental ? rentToOwnTerms(rental) : null,
         );
-        await markChargePaid(trx, charge.id, transactionId, formatMoney(equity), now);
-      }
+        return { charge, equity: formatMoney(equity) };
+      });
+      await markChargesPaid(trx, payments, transactionId, now);
     },
 
     async reopenCharges(trx, chargeIds, transactionId, now) {

@@ -255,8 +255,8 @@ export const rentalListSql = newShapeMemo();
 
 /**
  * Rentals list, in one statement: the page of ids is filtered, counted and sorted on
- * `rentals` (overdue through `rentals_overdue_idx`, past due through the unpaid charges'
- * `rental_charges_unpaid_due_idx`), and only the page's rows are joined to their names. `q`
+ * `rentals` (overdue through `rentals_overdue_idx`, past due through `rentals_unpaid_since_idx`:
+ * the oldest unpaid charge's due date, kept on the rental by charges_repo.ts), and only the page's rows are joined to their names. `q`
  * matches the account's name, the member's name or the unit's serial: ids from each trigram
  * index, so rentals are never scanned for it.
  */
@@ -273,19 +273,13 @@ export async function listRentals(
     ["m", params.memberId && [params.memberId]],
     ["p", params.productId && [params.productId]],
     ["o", params.overdueBefore && ["active", params.overdueBefore]],
-    ["d", params.pastDueBefore && ["unpaid", params.pastDueBefore]],
+    ["d", params.pastDueBefore && [params.pastDueBefore]],
   ]);
   return await paginateByIds(
     db,
     { memo: rentalListSql, shape, values, ids: () => rentalIds(db, params) },
     params,
-    {
-      sortColumns: RENTAL_SORT_COLUMNS,
-      nullableSorts: ["dueDate"],
-      tieBreaker: "r.id",
-      // The past-due rentals are ids from their charges, in no order of the list's.
-      readMatchesOnce: params.pastDueBefore !== undefined,
-    },
+    { sortColumns: RENTAL_SORT_COLUMNS, nullableSorts: ["dueDate"], tieBreaker: "r.id" },
     (page, order) =>
       rentalViews(db).innerJoin(page.as("pg"), "pg.id", "r.id").select("pg.__total")
         .orderBy(order),
@@ -320,11 +314,8 @@ function rentalIds(db: Db, params: ListParams & RentalFilters) {
       .where("r.due_date", "<", params.overdueBefore);
   }
   if (params.pastDueBefore) {
-    // `= ANY (ARRAY(...))`: the few past-due rentals are fetched by id, where a semi-join
-    // would be planned as a scan of every rental once a few hundred match.
-    const pastDue = db.selectFrom("rental_charges").select("rental_id")
-      .where("status", "=", "unpaid").where("due_date", "<", params.pastDueBefore);
-    ids = ids.where(isAnyOf("r.id", pastDue));
+    ids = ids.where("r.unpaid_since", "is not", null)
+      .where("r.unpaid_since", "<", params.pastDueBefore);
   }
   return ids;
 }

@@ -29,6 +29,11 @@ export interface RentalTable {
   cancelled_by: string | null;
   purchased_at: Timestamp | null;
   purchase_transaction_id: string | null;
+  /**
+   * The due date of the oldest unpaid charge, null when none (migration
+   * 20261130_100000_add_rental_unpaid_since); written only by charges_repo.ts.
+   */
+  unpaid_since: ColumnType<string | null, never, string | null>;
   created_by: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -12,6 +12,7 @@
 import { sql } from "kysely";
 import { SYSTEM_ACTOR } from "../../app/actor.ts";
 import { generateCharges } from "../../app/rentals/charges.ts";
+import { refreshEveryUnpaidSince } from "../../app/rentals/charges_repo.ts";
 import { listRentals } from "../../app/rentals/rentals_repo.ts";
 import { rentalListQuery } from "../../app/rentals/rental_schemas.ts";
 import { addDays, storeLocalDate } from "../../domain/calendar.ts";
@@ -84,6 +85,7 @@ async function seedRentals({ db }: SeedContext): Promise<void> {
       LATERAL (SELECT (${START}::date + make_interval(months => k))::date AS s,
                       (${START}::date + make_interval(months => k + 1))::date - 1 AS e) AS p
     ON CONFLICT DO NOTHING`.execute(db);
+  await refreshEveryUnpaidSince(db);
 }
 
 function listScenario(

@@ -125,3 +125,22 @@ export async function startRentalPayment(
     rentalChargeIds: chargeIds,
   }, expected);
 }
+
+/**
+ * Rentals whose `unpaid_since` differs from their oldest unpaid charge's due date (it should be
+ * none: charges_repo.ts keeps it in every write of a charge).
+ */
+export async function staleUnpaidSince(t: TestApp, rentalIds: string[]): Promise<string[]> {
+  if (rentalIds.length === 0) return [];
+  const rows = await t.deps.db.selectFrom("rentals as r").select("r.id")
+    .where("r.id", "in", rentalIds)
+    .where(({ eb, selectFrom }) =>
+      eb(
+        "r.unpaid_since",
+        "is distinct from",
+        selectFrom("rental_charges as c").select((c) => c.fn.min("c.due_date").as("oldest"))
+          .whereRef("c.rental_id", "=", "r.id").where("c.status", "=", "unpaid"),
+      )
+    ).execute();
+  return rows.map((r) => r.id);
+}

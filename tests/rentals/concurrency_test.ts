@@ -16,6 +16,7 @@ import {
   payAndComplete,
   rentalsSuite,
   type RentalUsers,
+  staleUnpaidSince,
   startRentalPayment,
   storeWithDrawer,
   today,
@@ -93,6 +94,7 @@ Deno.test({
     assertEquals(after[0].paidTransactionId, winner.id);
     const view = await call(t, u.viewer, "GET", `/v1/rentals/${rental.id}`);
     assertEquals([view.equity, view.payoffAmount], ["10.00", "490.00"]);
+    assertEquals(await staleUnpaidSince(t, [rental.id]), []);
   },
 });
 
@@ -180,5 +182,15 @@ Deno.test({
         "340.00",
       ]);
     }
+    // Each rental's oldest unpaid charge is April's, whichever transaction took its lock last.
+    assertEquals(await staleUnpaidSince(t, rentals.map((r) => r.id)), []);
+    const since = await t.deps.db.selectFrom("rentals").select("unpaid_since")
+      .where("id", "in", rentals.map((r) => r.id)).execute();
+    assertEquals(since.map((r) => r.unpaid_since), [
+      "2025-04-10",
+      "2025-04-10",
+      "2025-04-10",
+      "2025-04-10",
+    ]);
   },
 });

@@ -15,6 +15,7 @@ import {
   payAndComplete,
   rentalsSuite,
   type RentalUsers,
+  staleUnpaidSince,
   startRentalPayment,
   storeWithDrawer,
   today,
@@ -92,6 +93,48 @@ Deno.test("a rental_payment pays its charges once; equity accrues; a refund reop
   assertEquals(reopened.map((c) => c.status), ["paid", "unpaid"]);
   const now = await rental(r.id);
   assertEquals([now.balanceDue, now.equity, now.payoffAmount], ["40.00", "20.00", "580.00"]);
+});
+
+Deno.test("pastDue follows the payments: paying the overdue charge takes the rental off, a refund puts it back", async () => {
+  const store = await storeWithDrawer(t, u);
+  // Three months billed: the two oldest charges are past the 10 grace days.
+  const { rental: r, charges } = await billedRental(3);
+  const pastDue = async () =>
+    (await call(t, u.viewer, "GET", `/v1/rentals?pastDue=true&accountId=${r.accountId}`)).data
+      .map((row: { id: string }) => row.id);
+  assertEquals(await pastDue(), [r.id]);
+
+  // Paying the oldest leaves the second, still past due.
+  const first = await payAndComplete(
+    t,
+    u,
+    await startRentalPayment(t, u, store.locationId, [charges[0].id]),
+  );
+  assertEquals(await pastDue(), [r.id]);
+  // Paying the second and the current one: nothing owed past the grace days.
+  const rest = await payAndComplete(
+    t,
+    u,
+    await startRentalPayment(t, u, store.locationId, [charges[1].id, charges[2].id]),
+  );
+  assertEquals(await pastDue(), []);
+  assertEquals(await staleUnpaidSince(t, [r.id]), []);
+
+  // Refunding the current month's line reopens a charge that is not past due yet...
+  await call(t, u.cashier, "POST", `/v1/transactions/${rest.id}/refunds`, {
+    items: [{ itemId: rest.items[1].id, quantity: 1 }],
+    method: "card",
+    reason: "Billed in error",
+  });
+  assertEquals(await pastDue(), []);
+  // ...refunding the oldest month makes the rental past due again.
+  await call(t, u.cashier, "POST", `/v1/transactions/${first.id}/refunds`, {
+    items: [{ itemId: first.items[0].id, quantity: 1 }],
+    method: "card",
+    reason: "Card charged twice",
+  });
+  assertEquals(await pastDue(), [r.id]);
+  assertEquals(await staleUnpaidSince(t, [r.id]), []);
 });
 
 Deno.test("two pending payments of one charge: completing the second after the first is 409", async () => {
