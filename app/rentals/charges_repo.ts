@@ -208,10 +208,12 @@ export async function insertCharges(
 
 /**
  * After new unpaid charges: each rental's `unpaid_since` becomes the older of itself and its
- * new charges' due dates. No charge is read: new unpaid charges can only move it earlier, and
- * the row's value is the one the last writer left under the lock (see below). Rentals whose
- * value stays are not written (a write changes an indexed column, so every index of the
- * rentals gets an entry: the cost of billing a month is mostly this).
+ * new charges' due dates. No charge is read and no lock taken first: new unpaid charges can
+ * only move it earlier, and an UPDATE that waited for a concurrent writer's row lock compares
+ * against that writer's committed value (READ COMMITTED re-checks the row). The rows are
+ * reached through the primary key in id order, the order every writer here locks them in.
+ * Rentals whose value stays are not written (a write changes an indexed column, so every index
+ * of the rentals gets an entry: most of what this adds to billing a month).
  */
 async function lowerUnpaidSince(
   trx: Transaction<Database>,
@@ -223,7 +225,7 @@ async function lowerUnpaidSince(
     if (known === undefined || due_date < known) oldest.set(rental_id, due_date);
   }
   if (oldest.size === 0) return;
-  const ids = await lockRentalRows(trx, [...oldest.keys()]);
+  const ids = [...oldest.keys()].sort();
   const dues = sql.join(ids.map((id) => sql`(${id}::uuid, ${oldest.get(id)}::date)`));
   // `r.id IN (...)` as well: the rentals are then read by key, not scanned to join the list.
   await sql`
