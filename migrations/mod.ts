@@ -22,6 +22,7 @@ import * as addListIndexes from "./20261128_100000_add_list_indexes.ts";
 import * as createServerProcesses from "./20261128_200000_create_server_processes.ts";
 import * as addSerialStatistics from "./20261129_100000_add_serial_statistics.ts";
 import * as addRentalUnpaidSince from "./20261130_100000_add_rental_unpaid_since.ts";
+import * as receiptFilterSortIndexes from "./20261130_110000_receipt_filter_sort_indexes.ts";
 
 export const migrations: Record<string, Migration> = {
   "20261121_090000_create_platform": createPlatform,
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   "20261128_200000_create_server_processes": createServerProcesses,
   "20261129_100000_add_serial_statistics": addSerialStatistics,
   "20261130_100000_add_rental_unpaid_since": addRentalUnpaidSince,
+  "20261130_110000_receipt_filter_sort_indexes": receiptFilterSortIndexes,
 };
