@@ -10,10 +10,18 @@ export interface Clock {
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
-export function uuidv7(nowMs = Date.now()): string {
+/**
+ * A UUIDv7 for the millisecond `nowMs`: with `sequence` (12 bits) in `rand_a` when given
+ * (see {@link clockIds}), random bits there otherwise.
+ */
+export function uuidv7(nowMs = Date.now(), sequence?: number): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   let ms = nowMs;
+  if (sequence !== undefined) {
+    bytes[6] = sequence >> 8;
+    bytes[7] = sequence & 0xff;
+  }
   for (let i = 5; i >= 0; i--) {
     bytes[i] = ms % 256;
     ms = Math.floor(ms / 256);
@@ -29,7 +37,34 @@ export function uuidv7(nowMs = Date.now()): string {
   return out;
 }
 
-export const systemIds: Ids = { uuid: () => uuidv7() };
+/**
+ * Ids from the clock, monotonic for this source (RFC 9562 §6.2, method 1): a 12-bit sequence
+ * counts the ids of one millisecond, and a clock that steps back is held at the last one. Rows
+ * stamped with millisecond times, such as audit entries ordered by (at, id), then list in the
+ * order they were made: a vault reveal and the integrity failure it led to, written in one
+ * millisecond, sorted either way with random bits there.
+ */
+export function clockIds(now: () => number = Date.now): Ids {
+  let lastMs = -1;
+  let sequence = 0;
+  return {
+    uuid() {
+      let ms = now();
+      if (ms > lastMs) {
+        sequence = 0;
+      } else if (++sequence > 0xfff) {
+        ms = lastMs + 1;
+        sequence = 0;
+      } else {
+        ms = lastMs;
+      }
+      lastMs = ms;
+      return uuidv7(ms, sequence);
+    },
+  };
+}
+
+export const systemIds: Ids = clockIds();
 export const systemClock: Clock = { now: () => new Date() };
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
