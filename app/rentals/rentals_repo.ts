@@ -256,9 +256,9 @@ export const rentalListSql = newShapeMemo();
 /**
  * Rentals list, in one statement: the page of ids is filtered, counted and sorted on
  * `rentals` (overdue through `rentals_overdue_idx`, past due through `rentals_unpaid_since_idx`:
- * the oldest unpaid charge's due date, kept on the rental by charges_repo.ts), and only the page's rows are joined to their names. `q`
- * matches the account's name, the member's name or the unit's serial: ids from each trigram
- * index, so rentals are never scanned for it.
+ * the oldest unpaid charge's due date, kept on the rental by charges_repo.ts), and only the
+ * page's rows are joined to their names. `q` matches the account's name, the member's name or
+ * the unit's serial: ids from each trigram index, so rentals are never scanned for it.
  */
 export async function listRentals(
   db: Db,
