@@ -10,7 +10,7 @@
  */
 import { createDeps } from "../app/create_deps.ts";
 import { loadConfig } from "../app/config.ts";
-import { isPageQuery } from "../app/db/pagination.ts";
+import { isPageQuery } from "../app/db/page_statements.ts";
 import { createMemoryLogger } from "../app/logger.ts";
 import { createAppWithRoutes } from "../server/app.ts";
 import { customPlan, TracingDatabase } from "../tests/_helpers/query_plans.ts";

@@ -4,7 +4,7 @@
  * planned on every run, see app/db/connect.ts), per-transaction log for p50/p99.
  */
 
-import { isPageQuery } from "../app/db/pagination.ts";
+import { isPageQuery, isPlannedOnce } from "../app/db/page_statements.ts";
 import { postgresTarget } from "../app/db/postgres_client.ts";
 import { percentile, round2 } from "./_load.ts";
 
@@ -68,8 +68,11 @@ export async function runPgbench(options: {
       ],
       env: {
         // The app's session settings for this statement (app/db/connect.ts): a page query is
-        // planned for its values on every run, other statements under PostgreSQL's default.
-        ...(isPageQuery(options.script)
+        // planned for its values on every run unless its list plans it once, other statements
+        // under PostgreSQL's default.
+        ...(isPlannedOnce(options.script.trimStart())
+          ? { PGOPTIONS: "-c plan_cache_mode=force_generic_plan" }
+          : isPageQuery(options.script)
           ? { PGOPTIONS: "-c plan_cache_mode=force_custom_plan" }
           : {}),
         ...(url.password ? { PGPASSWORD: decodeURIComponent(url.password) } : {}),

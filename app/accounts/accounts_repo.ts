@@ -4,7 +4,8 @@ import type { Database, Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
 import { newShapeMemo, paginateByShape } from "../db/pagination.ts";
 import { isoString, softDeleteById, touchedAny } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText, containsTextBinding } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { AddressJson } from "../db/column_types.ts";
 import type { AccountTable } from "./accounts_tables.ts";
 import { pickColumns } from "./_columns.ts";
@@ -156,17 +157,17 @@ export function softDeleteAccount(db: Db, id: string, now: Date): Promise<boolea
  * member's search text (names, email): ids from both trigram indexes, united, so neither
  * table is scanned.
  */
-function accountListBase(db: Db, pattern: string | undefined) {
+function accountListBase(db: Db, q: string | undefined) {
   let query = db.selectFrom("accounts as a").select(accountColumns)
     .where("a.deleted_at", "is", null);
-  if (pattern !== undefined) {
+  if (q !== undefined) {
     query = query.where(
       "a.id",
       "in",
-      db.selectFrom("accounts").select("accounts.id").where("accounts.search", "ilike", pattern)
+      db.selectFrom("accounts").select("accounts.id").where(containsText("accounts.search", q))
         .unionAll(
           db.selectFrom("members").select("members.account_id as id")
-            .where("members.search", "ilike", pattern),
+            .where(containsText("members.search", q)),
         ),
     );
   }
@@ -177,13 +178,13 @@ function accountListBase(db: Db, pattern: string | undefined) {
 const accountListSql = newShapeMemo();
 
 export function listAccounts(db: Db, params: ListParams) {
-  const pattern = params.q ? likePattern(params.q) : undefined;
+  const search = params.q ? containsTextBinding(params.q) : undefined;
   return paginateByShape(
     db,
     accountListSql,
-    pattern === undefined ? "" : "q",
-    pattern === undefined ? [] : [pattern, pattern],
-    () => accountListBase(db, pattern),
+    search === undefined ? "" : `q${search.key}`,
+    search === undefined ? [] : [...search.values, ...search.values],
+    () => accountListBase(db, params.q || undefined),
     params,
     {
       sortColumns: { name: "a.name", accountNumber: "a.account_number", createdAt: "a.created_at" },

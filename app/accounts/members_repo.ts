@@ -5,7 +5,8 @@ import type { Database, Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
 import { type Page, paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { AddressJson } from "../db/column_types.ts";
 import { pickColumns } from "./_columns.ts";
 
@@ -210,21 +211,16 @@ export function listMembers(
   let query = memberQuery(db);
   if (params.accountId) query = query.where("m.account_id", "=", params.accountId);
   if (params.q && params.accountId) {
-    const pattern = likePattern(params.q);
-    query = query.where((eb) =>
-      eb.or([eb("m.search", "ilike", pattern), eb("a.name", "ilike", pattern)])
-    );
+    const q = params.q;
+    query = query.where((eb) => eb.or([containsText("m.search", q), containsText("a.name", q)]));
   } else if (params.q) {
     // As the accounts list does (accounts_repo.ts): the accounts' ids first, then an OR the
     // planner may answer from both indexes or by walking the sort order.
-    const pattern = likePattern(params.q);
     const byAccount = db.selectFrom("accounts as aa").select("aa.id")
-      .where("aa.name", "ilike", pattern);
+      .where(containsText("aa.name", params.q));
+    const q = params.q;
     query = query.where((eb) =>
-      eb.or([
-        eb("m.search", "ilike", pattern),
-        isAnyOf("m.account_id", byAccount),
-      ])
+      eb.or([containsText("m.search", q), isAnyOf("m.account_id", byAccount)])
     );
   }
   return paginate(query, params, {

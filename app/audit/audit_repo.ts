@@ -4,7 +4,8 @@ import { CompiledStatements, type KeyedQuery } from "../db/compiled.ts";
 import type { Db } from "../db/database.ts";
 import { jsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { AuditDetails } from "./audit_tables.ts";
 import { isoString } from "../db/rows.ts";
 
@@ -122,7 +123,7 @@ export function listAuditLog(db: Db, params: ListParams & AuditFilters) {
   if (params.entityId) query = query.where("entity_id", "=", params.entityId);
   if (params.from) query = query.where("at", ">=", new Date(params.from));
   if (params.to) query = query.where("at", "<=", new Date(params.to));
-  if (params.q) query = query.where(auditSearchText, "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText(auditSearchText, params.q));
   return paginate(query, params, {
     sortColumns: { at: "at", createdAt: "at" },
     tieBreaker: "id",

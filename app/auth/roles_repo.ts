@@ -8,7 +8,8 @@ import { sql, type Transaction } from "kysely";
 import type { Permission, SystemRoleDefinition } from "../../domain/auth/permissions.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { Role, RoleSummary } from "./auth_schemas.ts";
 import { isoString } from "../db/rows.ts";
 
@@ -99,7 +100,7 @@ const roleSearchText = sql<string>`(r.name || ' ' || r.slug)`;
 
 export function listRoles(db: Db, params: ListParams) {
   let query = selectRoles(db);
-  if (params.q) query = query.where(roleSearchText, "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText(roleSearchText, params.q));
   return paginate(query, params, {
     sortColumns: { name: "r.name", slug: "r.slug", createdAt: "r.created_at" },
     tieBreaker: "r.id",

@@ -10,7 +10,8 @@ import { sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { hasRow, isoString, touchedAny } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { RoleSummary, User } from "./auth_schemas.ts";
 
 interface UserRow {
@@ -69,7 +70,7 @@ const userSearchText = sql<string>`(u.email || ' ' || u.first_name || ' ' || u.l
 
 export function listUsers(db: Db, params: ListParams & { isActive?: boolean }) {
   let query = selectUsers(db);
-  if (params.q) query = query.where(userSearchText, "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText(userSearchText, params.q));
   if (params.isActive !== undefined) query = query.where("u.is_active", "=", params.isActive);
   return paginate(query, params, {
     sortColumns: { email: "u.email", lastName: "u.last_name", createdAt: "u.created_at" },

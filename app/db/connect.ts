@@ -7,7 +7,7 @@ import { Kysely, sql } from "kysely";
 import { postgresClient } from "./postgres_client.ts";
 import { PostgresDialect } from "./postgres_dialect.ts";
 import { type Probe, Reachability } from "./reachability.ts";
-import { isPageQuery } from "./pagination.ts";
+import { isPageQuery, isPlannedOnce } from "./page_statements.ts";
 import postgres from "postgres";
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -118,7 +118,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   const poolSize = options.poolSize ?? 10;
-  const poolOptions = (planCacheMode: "auto" | "force_custom_plan") => ({
+  const poolOptions = (
+    planCacheMode: "auto" | "force_custom_plan" | "force_generic_plan",
+  ) => ({
     max: poolSize,
     // A request must be answered within 5 s when the server is down (503, never a hang).
     connect_timeout: 4,
@@ -156,14 +158,21 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   // for no value in particular can scan a whole table (an item search matching 5 lines
   // planned as a hash join over every transaction: 18 ms instead of 0.7 ms on 160,000 sales,
   // and growing with them), so page queries run on a second pool whose connections plan every
-  // run for its values. Both pools share DB_POOL_SIZE slots: at most that many queries run.
+  // run for its values. All pools share DB_POOL_SIZE slots: at most that many queries run.
+  // A list may declare that its page statement plans the same for any value (IdsList.planOnce:
+  // a search whose ids come from trigram indexes): planning it on every run cost four times
+  // running it, so those run on a third pool whose sessions keep the plan made once.
   const client = postgresClient(url, poolOptions("auto"));
   const listClient = postgresClient(url, poolOptions("force_custom_plan"));
+  const plannedOnceClient = postgresClient(url, poolOptions("force_generic_plan"));
   const db = new Kysely<Database>({
     dialect: new RequestTransactionDialect(
       new PostgresDialect({
         postgres: client,
-        plannedPerRun: { postgres: listClient, matches: isPageQuery },
+        planPools: [
+          { postgres: plannedOnceClient, matches: isPlannedOnce },
+          { postgres: listClient, matches: isPageQuery },
+        ],
         maxConnections: poolSize,
         reachability: new Reachability(new UptimeProbe(url)),
       }),

@@ -25,6 +25,7 @@
  * without a count.
  */
 import { CompiledStatements } from "./compiled.ts";
+import { markPlannedOnce } from "./page_statements.ts";
 import {
   type Compilable,
   CompiledQuery,
@@ -164,15 +165,6 @@ function totalPlan(key: string, params: ListParams, sort: PageSort): TotalPlan {
     ? "once"
     : "alongSort";
   return { key, estimate, counting };
-}
-
-/**
- * Whether `sqlText` is a page query (it selects `__total`). Lists take arbitrary filter and
- * search values, so the PostgreSQL dialect plans them for their values on every run
- * (app/db/connect.ts) rather than reusing a cached generic plan.
- */
-export function isPageQuery(sqlText: string): boolean {
-  return sqlText.includes(`as "__total"`);
 }
 
 /** The columns a page is sorted on: the sort field's column(s), then the tie-breaker. */
@@ -353,6 +345,15 @@ export interface IdsList {
   values: readonly unknown[];
   /** The ids query (selects the table's `id`), built only when its SQL is not remembered. */
   ids: () => AnySelect;
+  /**
+   * The page statement's plan does not depend on its values: PostgreSQL may plan it once per
+   * session and keep that plan (see app/db/connect.ts). True for a search whose ids come from
+   * trigram indexes through `= ANY(ARRAY(...))` (app/db/any_of.ts) or a bitmap OR of them: the
+   * plan is the same for every term, and planning it (about 1 ms for the ticket search, with
+   * its capped count and the branch for more than 10,000 matches) cost four times its run.
+   * A plan test checks the kept plan of each list that sets it.
+   */
+  planOnce?: boolean;
 }
 
 /**
@@ -381,14 +382,12 @@ export async function paginateByIds<Row extends { __total: number | null }, T>(
     : plan.counting === "once"
     ? [...list.values, ...page, ...list.values, ...page]
     : [...page, ...list.values, EXACT_TOTAL_CAP + 1, ...list.values, ...page];
-  const rows = await list.memo.run(
-    db,
-    key,
-    parameters,
-    () =>
-      readPage(pageOfIds(list.ids(), params, sort, plan), pageOrder(params, sort))
-        .compile() as CompiledQuery<Row>,
-  );
+  const rows = await list.memo.run(db, list.planOnce ? `${key}:once` : key, parameters, () => {
+    const compiled = readPage(pageOfIds(list.ids(), params, sort, plan), pageOrder(params, sort))
+      .compile();
+    const text = list.planOnce ? markPlannedOnce(compiled.sql) : compiled.sql;
+    return CompiledQuery.raw(text, [...compiled.parameters]) as CompiledQuery<Row>;
+  });
   return toPage(rows, params, list.ids, map, plan);
 }
 

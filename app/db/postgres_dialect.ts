@@ -20,10 +20,10 @@
  * transaction given up that way is treated as lost (never touched again; the server ends it:
  * connect.ts sets `idle_in_transaction_session_timeout`).
  *
- * With `plannedPerRun`, single queries it `matches` run on that second postgres.js pool instead
- * (connect.ts opens it with `plan_cache_mode = force_custom_plan`, so PostgreSQL plans them
- * for their parameter values on every run instead of possibly keeping one generic plan).
- * Inside a transaction every query runs on the transaction's connection.
+ * With `planPools`, a single query runs on the first of those postgres.js pools that `matches`
+ * it instead (connect.ts opens one whose sessions plan every run for its parameter values, and
+ * one whose sessions plan a statement once and keep that generic plan; see there). Inside a
+ * transaction every query runs on the transaction's connection.
  */
 import {
   CompiledQuery,
@@ -68,8 +68,8 @@ function beginOptions(settings: TransactionSettings): string {
 /** Resolves the `sql.begin()` callback: commit, or roll back (by rejecting with this). */
 const ROLLBACK = Symbol("rollback");
 
-/** A pool for the queries `matches` selects (see the dialect's `plannedPerRun`). */
-export interface PlannedPerRunPool {
+/** A pool for the queries `matches` selects (see the dialect's `planPools`). */
+export interface PlanPool {
   postgres: postgres.Sql;
   matches(sqlText: string): boolean;
 }
@@ -77,7 +77,7 @@ export interface PlannedPerRunPool {
 /** What every connection of a driver shares. */
 interface DriverContext {
   pool: postgres.Sql;
-  plannedPerRun: PlannedPerRunPool | undefined;
+  planPools: readonly PlanPool[];
   /** Races an operation against the database being found unreachable (or passes it through). */
   watch<T>(operation: Promise<T>): Promise<T>;
 }
@@ -95,9 +95,9 @@ class PostgresConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     if (this.#lost) throw connectionLostError();
-    const { pool, plannedPerRun, watch } = this.#context;
+    const { pool, planPools, watch } = this.#context;
     const runner = this.#tx ??
-      (plannedPerRun?.matches(compiled.sql) ? plannedPerRun.postgres : pool);
+      (planPools.find((planned) => planned.matches(compiled.sql))?.postgres ?? pool);
     const operation = runner.unsafe(
       compiled.sql,
       compiled.parameters as postgres.ParameterOrJSON<never>[],
@@ -227,14 +227,14 @@ class PostgresDriver implements Driver {
 
   constructor(
     sql: postgres.Sql,
-    plannedPerRun: PlannedPerRunPool | undefined,
+    planPools: readonly PlanPool[],
     maxConnections: number | undefined,
     reachability: Reachability | undefined,
   ) {
     this.#reachability = reachability;
     this.#context = {
       pool: sql,
-      plannedPerRun,
+      planPools,
       watch: reachability ? (operation) => reachability.watch(operation) : (operation) => operation,
     };
     this.#slots = maxConnections
@@ -282,30 +282,30 @@ class PostgresDriver implements Driver {
     await Promise.all([
       this.#reachability?.close(),
       this.#context.pool.end({ timeout: 5 }),
-      this.#context.plannedPerRun?.postgres.end({ timeout: 5 }),
+      ...this.#context.planPools.map((planned) => planned.postgres.end({ timeout: 5 })),
     ]);
   }
 }
 
 export class PostgresDialect implements Dialect {
   readonly #sql: postgres.Sql;
-  readonly #plannedPerRun: PlannedPerRunPool | undefined;
+  readonly #planPools: readonly PlanPool[];
   readonly #maxConnections: number | undefined;
   readonly #reachability: Reachability | undefined;
 
   /**
    * `maxConnections`: the postgres.js pool's `max`, to queue queries rather than pipeline (it
-   * also bounds the queries running on `plannedPerRun`'s pool: both share the slots).
+   * also bounds the queries running on `planPools`: they all share the slots).
    * `reachability`: watches every operation (503 within seconds while the database is gone).
    */
   constructor(config: {
     postgres: postgres.Sql;
-    plannedPerRun?: PlannedPerRunPool;
+    planPools?: readonly PlanPool[];
     maxConnections?: number;
     reachability?: Reachability;
   }) {
     this.#sql = config.postgres;
-    this.#plannedPerRun = config.plannedPerRun;
+    this.#planPools = config.planPools ?? [];
     this.#maxConnections = config.maxConnections;
     this.#reachability = config.reachability;
   }
@@ -317,7 +317,7 @@ export class PostgresDialect implements Dialect {
   createDriver(): Driver {
     return new PostgresDriver(
       this.#sql,
-      this.#plannedPerRun,
+      this.#planPools,
       this.#maxConnections,
       this.#reachability,
     );

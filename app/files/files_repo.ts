@@ -2,7 +2,8 @@
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { type Page, paginate } from "../db/pagination.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import { isoString } from "../db/rows.ts";
 
 export interface FileRecord {
@@ -91,12 +92,12 @@ export function listFilesOf(
   // One record's files (at most upload.maxFilesPerEntity): the entity index narrows, no
   // search index needed.
   if (params.q) {
-    const pattern = likePattern(params.q);
+    const q = params.q;
     query = query.where((eb) =>
       eb.or([
-        eb("category", "ilike", pattern),
-        eb("path", "ilike", pattern),
-        eb("content_type", "ilike", pattern),
+        containsText("category", q),
+        containsText("path", q),
+        containsText("content_type", q),
       ])
     );
   }

@@ -3,7 +3,8 @@ import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { isoString } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { CategoryTable } from "./inventory_tables.ts";
 
 export interface CategoryRecord {
@@ -37,7 +38,7 @@ function toCategory(row: Omit<Selectable<CategoryTable>, "deleted_at">): Categor
 
 export function listCategories(db: Db, params: ListParams & { parentId?: string }) {
   let query = db.selectFrom("categories").select(categoryColumns).where("deleted_at", "is", null);
-  if (params.q) query = query.where("name", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("name", params.q));
   if (params.parentId) query = query.where("parent_id", "=", params.parentId);
   return paginate(query, params, {
     sortColumns: { name: "name", sortOrder: "sort_order", createdAt: "created_at" },

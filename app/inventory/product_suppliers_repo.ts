@@ -2,7 +2,8 @@
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 
 /** A link with the supplier's contact details (`productSupplierJson` nests them). */
 export interface ProductSupplierRecord {
@@ -68,7 +69,7 @@ function toLink(row: LinkRow): ProductSupplierRecord {
 
 export function listProductSuppliers(db: Db, productId: string, params: ListParams) {
   let query = linkQuery(db).where("ps.product_id", "=", productId);
-  if (params.q) query = query.where("s.search_text", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("s.search_text", params.q));
   return paginate(query, params, {
     sortColumns: { supplierName: "s.name", cost: "ps.cost", createdAt: "ps.created_at" },
     nullableSorts: ["cost"],

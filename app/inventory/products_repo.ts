@@ -7,7 +7,8 @@ import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { listShape, newShapeMemo, paginate, paginateByShape } from "../db/pagination.ts";
 import { columnsWithPrefix, isoString, selectWithPrefix, softDeleteById } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText, containsTextBinding } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { ProductType } from "../../domain/inventory/products.ts";
 import type { ProductTable, TaxCategory } from "./inventory_tables.ts";
 
@@ -110,7 +111,7 @@ export interface ProductFilters {
 export function productListQuery(db: Db, params: ListParams & ProductFilters) {
   let query = db.selectFrom("products").select(productColumns)
     .where("products.deleted_at", "is", null);
-  if (params.q) query = query.where("products.search_text", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("products.search_text", params.q));
   if (params.categoryId) query = query.where("products.category_id", "=", params.categoryId);
   if (params.type) query = query.where("products.type", "=", params.type);
   if (params.lowStock !== undefined) {
@@ -143,8 +144,9 @@ export const productListSql = newShapeMemo();
 
 export function listProducts(db: Db, params: ListParams & ProductFilters) {
   // The parameters `productListQuery` binds, in order, and what decides its SQL text.
+  const search = params.q ? containsTextBinding(params.q) : undefined;
   const { shape, values } = listShape([
-    ["q", params.q && [likePattern(params.q)]],
+    [`q${search?.key}`, search?.values],
     ["c", params.categoryId && [params.categoryId]],
     ["t", params.type && [params.type]],
     [`l${params.lowStock}`, params.lowStock !== undefined && []],
@@ -278,12 +280,9 @@ export function listPriceHistory(db: Db, productId: string, params: ListParams) 
     .select(["id", "product_id", "price", "previous_price", "changed_by", "changed_at"])
     .where("product_id", "=", productId);
   if (params.q) {
-    const pattern = likePattern(params.q);
+    const q = params.q;
     query = query.where((eb) =>
-      eb.or([
-        eb(sql`price::text`, "ilike", pattern),
-        eb(sql`previous_price::text`, "ilike", pattern),
-      ])
+      eb.or([containsText(sql`price::text`, q), containsText(sql`previous_price::text`, q)])
     );
   }
   return paginate(query, params, {

@@ -3,7 +3,8 @@ import type { NotNull } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { isoString } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 
 /** A receipt with its product's and supplier's names (`stockReceiptJson` nests them). */
 export interface StockReceiptRecord {
@@ -86,7 +87,7 @@ export function listStockReceipts(
 ) {
   let query = receiptQuery(db);
   if (params.q) {
-    query = query.where("r.invoice_number", "ilike", likePattern(params.q));
+    query = query.where(containsText("r.invoice_number", params.q));
   }
   if (params.productId) query = query.where("r.product_id", "=", params.productId);
   if (params.supplierId) query = query.where("r.supplier_id", "=", params.supplierId);

@@ -5,7 +5,8 @@ import type { AddressJson } from "../db/column_types.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
 import { isoString, softDeleteById } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { SupplierTable } from "./inventory_tables.ts";
 
 export interface SupplierRecord {
@@ -53,7 +54,7 @@ function toSupplier(
 
 export function listSuppliers(db: Db, params: ListParams) {
   let query = db.selectFrom("suppliers").select(supplierColumns).where("deleted_at", "is", null);
-  if (params.q) query = query.where("search_text", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("search_text", params.q));
   return paginate(query, params, {
     sortColumns: { name: "name", createdAt: "created_at" },
     tieBreaker: "id",

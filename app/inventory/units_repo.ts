@@ -4,7 +4,8 @@ import { type Selectable, sql, type UpdateQueryBuilder, type UpdateResult } from
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { columnsWithPrefix, isoString, selectWithPrefix, softDeleteById } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { UnitTable } from "./inventory_tables.ts";
 
 export interface UnitRecord {
@@ -49,7 +50,7 @@ export function listUnits(
 ) {
   let query = db.selectFrom("units").select(unitColumns)
     .where("product_id", "=", productId).where("deleted_at", "is", null);
-  if (params.q) query = query.where("serial_number", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("serial_number", params.q));
   if (params.status) query = query.where("status", "=", params.status);
   if (params.condition) query = query.where("condition", "=", params.condition);
   return paginate(query, params, {

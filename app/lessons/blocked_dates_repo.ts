@@ -3,7 +3,8 @@ import type { Selectable } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { hasRow, isoString } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { BlockedDate } from "./lesson_schemas.ts";
 import type { InstructorBlockedDateTable } from "./lessons_tables.ts";
 
@@ -26,7 +27,7 @@ export function listBlockedDates(
     .where("instructor_id", "=", instructorId);
   if (params.from) query = query.where("date", ">=", params.from);
   if (params.to) query = query.where("date", "<=", params.to);
-  if (params.q) query = query.where("reason", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("reason", params.q));
   return paginate(query, params, {
     sortColumns: { date: "date", createdAt: "created_at" },
     tieBreaker: "id",

@@ -3,7 +3,8 @@ import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { Instructor } from "./lesson_schemas.ts";
 import type { InstructorTable } from "./lessons_tables.ts";
 
@@ -29,7 +30,7 @@ export function listInstructors(
   params: ListParams & { isActive?: boolean; userId?: string },
 ) {
   let query = db.selectFrom("instructors").selectAll();
-  if (params.q) query = query.where(instructorSearch, "like", likePattern(params.q.toLowerCase()));
+  if (params.q) query = query.where(containsText(instructorSearch, params.q));
   if (params.isActive !== undefined) query = query.where("is_active", "=", params.isActive);
   if (params.userId) query = query.where("user_id", "=", params.userId);
   return paginate(query, params, {

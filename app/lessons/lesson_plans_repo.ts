@@ -4,7 +4,8 @@ import type { ItemStatus, PlanStatus } from "../../domain/lessons/plan_progress.
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { PlanItem } from "./lesson_schemas.ts";
 import type { LessonPlanItemTable, LessonPlanTable } from "./lessons_tables.ts";
 
@@ -57,7 +58,7 @@ export function listPlanRecords(
   params: ListParams & { enrollmentId?: string; status?: PlanStatus },
 ) {
   let query = db.selectFrom("lesson_plans").selectAll();
-  if (params.q) query = query.where("title", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("title", params.q));
   if (params.enrollmentId) query = query.where("enrollment_id", "=", params.enrollmentId);
   if (params.status) query = query.where("status", "=", params.status);
   return paginate(query, params, {

@@ -3,7 +3,8 @@ import { type Selectable, sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { LessonType, RatePresets } from "./lesson_schemas.ts";
 import type { LessonTypeTable } from "./lessons_tables.ts";
 
@@ -40,7 +41,7 @@ function toLessonType(row: Selectable<LessonTypeTable>): LessonType {
 
 export function listLessonTypes(db: Db, params: ListParams) {
   let query = db.selectFrom("lesson_types").selectAll();
-  if (params.q) query = query.where(sql`lower(name)`, "like", likePattern(params.q.toLowerCase()));
+  if (params.q) query = query.where(containsText(sql`lower(name)`, params.q));
   return paginate(query, params, {
     sortColumns: { name: "name", durationMinutes: "duration_minutes", createdAt: "created_at" },
     tieBreaker: "id",

@@ -5,7 +5,8 @@ import type { PlannedSession } from "../../domain/lessons/session_generation.ts"
 import type { SessionStatus } from "../../domain/lessons/session_status.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { Session } from "./lesson_schemas.ts";
 import type { LessonSessionTable } from "./lessons_tables.ts";
 import { isoString, isoStringOrNull } from "../db/rows.ts";
@@ -43,7 +44,7 @@ export function listSessions(
   },
 ) {
   let query = db.selectFrom("lesson_sessions").selectAll();
-  if (params.q) query = query.where("notes", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("notes", params.q));
   if (params.slotId) query = query.where("slot_id", "=", params.slotId);
   if (params.instructorId) {
     const id = params.instructorId;

@@ -6,7 +6,8 @@ import type { SlotTimes } from "../../domain/lessons/slot_overlap.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString, touchedAny } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { RatePresets, Slot } from "./lesson_schemas.ts";
 import { rateColumns, ratePresetsOf } from "./lesson_types_repo.ts";
 import type { ScheduleSlotTable } from "./lessons_tables.ts";
@@ -76,15 +77,14 @@ export function listSlots(
 ) {
   let query = slotQuery(db);
   if (params.q) {
-    const pattern = likePattern(params.q.toLowerCase());
+    const q = params.q;
     query = query.where((eb) =>
       eb.or([
-        eb(
+        containsText(
           sql`lower(i.first_name || ' ' || i.last_name || ' ' || coalesce(i.email, ''))`,
-          "like",
-          pattern,
+          q,
         ),
-        eb(sql`lower(t.name)`, "like", pattern),
+        containsText(sql`lower(t.name)`, q),
       ])
     );
   }

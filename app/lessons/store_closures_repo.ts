@@ -2,7 +2,8 @@
 import type { Selectable } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { StoreClosure } from "./lesson_schemas.ts";
 import type { StoreClosureTable } from "./lessons_tables.ts";
 import { isoString } from "../db/rows.ts";
@@ -22,7 +23,7 @@ export function listStoreClosures(db: Db, params: ListParams & { from?: string; 
   let query = db.selectFrom("store_closures").selectAll();
   if (params.from) query = query.where("end_date", ">=", params.from);
   if (params.to) query = query.where("start_date", "<=", params.to);
-  if (params.q) query = query.where("reason", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("reason", params.q));
   return paginate(query, params, {
     sortColumns: { startDate: "start_date", createdAt: "created_at" },
     tieBreaker: "id",

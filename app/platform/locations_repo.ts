@@ -5,7 +5,8 @@ import type { Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
 import { isoString, touchedAny } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 
 export interface LocationRecord {
   id: string;
@@ -56,7 +57,7 @@ function toLocation(row: {
 
 export function listLocations(db: Db, params: ListParams & { isActive?: boolean }) {
   let query = db.selectFrom("locations").select(locationColumns);
-  if (params.q) query = query.where("name", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("name", params.q));
   if (params.isActive !== undefined) query = query.where("is_active", "=", params.isActive);
   return paginate(query, params, {
     sortColumns: { name: "name", createdAt: "created_at" },

@@ -3,7 +3,8 @@ import type { Selectable } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { isoString } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { DrawerAdjustmentTable } from "./pos_tables.ts";
 
 export interface AdjustmentRecord {
@@ -59,7 +60,7 @@ export async function insertAdjustment(
 export function listAdjustments(db: Db, sessionId: string, params: ListParams) {
   let query = db.selectFrom("drawer_adjustments").selectAll()
     .where("drawer_session_id", "=", sessionId);
-  if (params.q) query = query.where("reason", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("reason", params.q));
   return paginate(query, params, {
     sortColumns: { createdAt: "created_at" },
     tieBreaker: "id",

@@ -14,7 +14,8 @@ import type { Database, Db } from "../db/database.ts";
 import { jsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
 import { isoString, isoStringOrNull } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { DrawerSessionTable } from "./pos_tables.ts";
 
 export interface DrawerSessionRecord {
@@ -164,14 +165,14 @@ export function listDrawerSessions(db: Db, params: ListParams & DrawerFilters) {
   if (params.fromAt) query = query.where("opened_at", ">=", params.fromAt);
   if (params.toAt) query = query.where("opened_at", "<", params.toAt);
   if (params.q) {
-    const pattern = likePattern(params.q);
+    const q = params.q;
     query = query.where((eb) =>
       eb.or([
         isAnyOf(
           "register_id",
-          eb.selectFrom("registers").select("id").where("name", "ilike", pattern),
+          eb.selectFrom("registers").select("id").where(containsText("name", q)),
         ),
-        eb("notes", "ilike", pattern),
+        containsText("notes", q),
       ])
     );
   }

@@ -3,7 +3,8 @@ import type { Selectable } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { RegisterTable } from "./pos_tables.ts";
 
 export interface RegisterRecord {
@@ -31,7 +32,7 @@ export function listRegisters(
   params: ListParams & { locationId?: string; isActive?: boolean },
 ) {
   let query = db.selectFrom("registers").selectAll();
-  if (params.q) query = query.where("name", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("name", params.q));
   if (params.locationId) query = query.where("location_id", "=", params.locationId);
   if (params.isActive !== undefined) query = query.where("is_active", "=", params.isActive);
   return paginate(query, params, {

@@ -9,6 +9,7 @@ import type { Database, Db } from "../db/database.ts";
 import { isAnyOf } from "../db/any_of.ts";
 import { estimatedRows, paginate } from "../db/pagination.ts";
 import { hasRow, isoString, isoStringOrNull } from "../db/rows.ts";
+import { containsText } from "../db/contains_text.ts";
 import { likePattern, type ListParams } from "../schemas.ts";
 import type { TransactionStatus, TransactionTable, TransactionType } from "./pos_tables.ts";
 
@@ -231,12 +232,12 @@ export interface TransactionFilters {
   toAt?: Date;
 }
 
-/** Whether one of the sale's lines has a description matching `pattern` (ILIKE). */
-function hasMatchingLine(eb: ExpressionBuilder<Database, "transactions">, pattern: string) {
+/** Whether one of the sale's lines has a description containing `text` (app/db/contains_text.ts). */
+function hasMatchingLine(eb: ExpressionBuilder<Database, "transactions">, text: string) {
   return eb.exists(
     eb.selectFrom("transaction_items as ti").select(sql`1`.as("one"))
       .whereRef("ti.transaction_id", "=", "transactions.id")
-      .where("ti.description", "ilike", pattern),
+      .where(containsText("ti.description", text)),
   );
 }
 
@@ -272,20 +273,23 @@ export async function listTransactions(db: Db, params: ListParams & TransactionF
   if (params.fromAt) query = query.where("transactions.created_at", ">=", params.fromAt);
   if (params.toAt) query = query.where("transactions.created_at", "<", params.toAt);
   if (params.itemSearch) {
-    const pattern = likePattern(params.itemSearch);
-    query = query.where((eb) => hasMatchingLine(eb, pattern));
+    const itemSearch = params.itemSearch;
+    query = query.where((eb) => hasMatchingLine(eb, itemSearch));
   }
   if (params.q) {
-    const pattern = likePattern(params.q);
+    const q = params.q;
     const number = /^#?\d{1,15}$/.test(params.q) ? Number(params.q.replace("#", "")) : undefined;
-    const matchingLines = db.selectFrom("transaction_items as qi")
-      .select("qi.transaction_id as id").where("qi.description", "ilike", pattern);
+    const lines = db.selectFrom("transaction_items as qi").select("qi.transaction_id as id");
+    const matchingLines = lines.where(containsText("qi.description", q));
     const accounts = db.selectFrom("accounts as qacc").select("qacc.id")
-      .where("qacc.name", "ilike", pattern);
-    if (await estimatedRows(matchingLines) > COMMON_TERM_LINES) {
+      .where(containsText("qacc.name", q));
+    // Estimated on the plain pattern: containsText's exact filter is an expression without
+    // statistics, which would shrink the estimate of a common term by its default selectivity.
+    const plainMatches = lines.where("qi.description", "ilike", likePattern(q));
+    if (await estimatedRows(plainMatches) > COMMON_TERM_LINES) {
       query = query.where((eb) =>
         eb.or([
-          hasMatchingLine(eb, pattern),
+          hasMatchingLine(eb, q),
           isAnyOf("transactions.account_id", accounts),
           ...(number === undefined ? [] : [eb("transactions.number", "=", number)]),
         ])

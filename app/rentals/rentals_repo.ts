@@ -13,7 +13,8 @@ import { isAnyOf } from "../db/any_of.ts";
 import type { Database, Db } from "../db/database.ts";
 import { listShape, newShapeMemo, type Page, paginateByIds } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText, containsTextBinding } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 
 export interface RentalRecord {
   id: string;
@@ -265,9 +266,9 @@ export async function listRentals(
   params: ListParams & RentalFilters,
 ): Promise<Page<RentalView>> {
   // The parameters `rentalIds` binds, in order, and what decides its SQL text.
-  const pattern = params.q ? likePattern(params.q) : undefined;
+  const search = params.q ? containsTextBinding(params.q) : undefined;
   const { shape, values } = listShape([
-    ["q", pattern && [pattern, pattern, pattern]],
+    [`q${search?.key}`, search && [...search.values, ...search.values, ...search.values]],
     ["s", params.status && [params.status]],
     ["a", params.accountId && [params.accountId]],
     ["m", params.memberId && [params.memberId]],
@@ -277,7 +278,14 @@ export async function listRentals(
   ]);
   return await paginateByIds(
     db,
-    { memo: rentalListSql, shape, values, ids: () => rentalIds(db, params) },
+    {
+      memo: rentalListSql,
+      shape,
+      values,
+      ids: () => rentalIds(db, params),
+      // A search: ids from the trigram indexes whatever the other filters (search_plan_test).
+      planOnce: Boolean(params.q),
+    },
     params,
     { sortColumns: RENTAL_SORT_COLUMNS, nullableSorts: ["dueDate"], tieBreaker: "r.id" },
     (page, order) =>
@@ -293,10 +301,10 @@ function rentalIds(db: Db, params: ListParams & RentalFilters) {
   if (params.q) {
     // Ids from each trigram index, as conditions on the rentals' foreign-key indexes
     // (app/db/any_of.ts): a semi-join would scan the rentals.
-    const pattern = likePattern(params.q);
-    const accounts = db.selectFrom("accounts").select("id").where("name", "ilike", pattern);
-    const members = db.selectFrom("members").select("id").where("search", "ilike", pattern);
-    const units = db.selectFrom("units").select("id").where("serial_number", "ilike", pattern);
+    const q = params.q;
+    const accounts = db.selectFrom("accounts").select("id").where(containsText("name", q));
+    const members = db.selectFrom("members").select("id").where(containsText("search", q));
+    const units = db.selectFrom("units").select("id").where(containsText("serial_number", q));
     ids = ids.where((eb) =>
       eb.or([
         isAnyOf("r.account_id", accounts),

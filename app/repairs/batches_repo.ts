@@ -8,7 +8,8 @@ import type { BatchStatus } from "../../domain/repairs/batch_status.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { RepairBatchTable } from "./repairs_tables.ts";
 
 export interface BatchRecord {
@@ -102,10 +103,8 @@ export function listBatches(
 ) {
   let query = batchViews(db);
   if (params.q) {
-    const pattern = likePattern(params.q);
-    query = query.where((eb) =>
-      eb.or([eb("rb.name", "ilike", pattern), eb("acc.name", "ilike", pattern)])
-    );
+    const q = params.q;
+    query = query.where((eb) => eb.or([containsText("rb.name", q), containsText("acc.name", q)]));
   }
   if (params.status) query = query.where("rb.status", "=", params.status);
   if (params.accountId) query = query.where("rb.account_id", "=", params.accountId);

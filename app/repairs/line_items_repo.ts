@@ -8,7 +8,8 @@ import { lineAmountCents } from "../../domain/repairs/ticket_money.ts";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { isoString, touchedAny } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { RepairLineItemTable } from "./repairs_tables.ts";
 import type { LineItemJson } from "./repair_schemas.ts";
 
@@ -53,7 +54,7 @@ export function listLineItems(
 ) {
   let query = db.selectFrom("repair_line_items").selectAll().where("ticket_id", "=", ticketId);
   // One ticket's lines: the ticket index narrows, no search index needed.
-  if (params.q) query = query.where("description", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("description", params.q));
   if (params.kind) query = query.where("kind", "=", params.kind);
   return paginate(query, params, {
     sortColumns: { createdAt: "created_at", kind: "kind", description: "description" },

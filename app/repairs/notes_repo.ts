@@ -3,7 +3,8 @@ import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { isoString, touchedAny } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { NoteVisibility } from "./repairs_tables.ts";
 import type { NoteJson } from "./repair_schemas.ts";
 import type { RepairStatus } from "../../domain/repairs/status_machine.ts";
@@ -45,7 +46,7 @@ export function listNotes(
 ) {
   let query = noteViews(db).where("n.ticket_id", "=", ticketId);
   // One ticket's notes: the ticket index narrows, no search index needed.
-  if (params.q) query = query.where("n.content", "ilike", likePattern(params.q));
+  if (params.q) query = query.where(containsText("n.content", params.q));
   if (params.visibility) query = query.where("n.visibility", "=", params.visibility);
   return paginate(query, params, {
     sortColumns: { createdAt: "n.created_at", visibility: "n.visibility" },

@@ -4,7 +4,8 @@ import type { Db } from "../db/database.ts";
 import { jsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
 import { isoString, touchedAny } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import type { ServiceTemplateTable, TemplateLineItem } from "./repairs_tables.ts";
 import type { TemplateJson } from "./repair_schemas.ts";
 
@@ -48,12 +49,12 @@ export async function findTemplate(db: Db, id: string): Promise<TemplateJson | u
 export function listTemplates(db: Db, params: ListParams & { itemCategory?: string }) {
   let query = db.selectFrom("service_templates").select(COLUMNS).where("deleted_at", "is", null);
   if (params.q) {
-    const pattern = likePattern(params.q);
+    const q = params.q;
     query = query.where((eb) =>
       eb.or([
-        eb("name", "ilike", pattern),
-        eb("item_category", "ilike", pattern),
-        eb("description", "ilike", pattern),
+        containsText("name", q),
+        containsText("item_category", q),
+        containsText("description", q),
       ])
     );
   }

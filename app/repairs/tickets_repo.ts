@@ -7,10 +7,11 @@
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { RepairStatus } from "../../domain/repairs/status_machine.ts";
 import { isAnyOf } from "../db/any_of.ts";
+import { containsText, containsTextBinding } from "../db/contains_text.ts";
 import type { Database, Db } from "../db/database.ts";
 import { listShape, newShapeMemo, type Page, paginateByIds } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import type { ListParams } from "../schemas.ts";
 import type { ApprovalMethod, RepairTicketTable } from "./repairs_tables.ts";
 
 export interface EstimateApprovalRecord {
@@ -236,9 +237,9 @@ export async function listTickets(
   params: ListParams & TicketFilters,
 ): Promise<Page<TicketView>> {
   // The parameters `ticketIds` binds, in order, and what decides its SQL text.
-  const pattern = params.q ? likePattern(params.q) : undefined;
+  const search = params.q ? containsTextBinding(params.q) : undefined;
   const { shape, values } = listShape([
-    ["q", pattern && [pattern, pattern]],
+    [`q${search?.key}`, search && [...search.values, ...search.values]],
     ["s", params.status && [params.status]],
     ["a", params.accountId && [params.accountId]],
     ["b", params.batchId && [params.batchId]],
@@ -248,7 +249,14 @@ export async function listTickets(
   type Row = TicketRow & { account_name: string; __total: number | null };
   return await paginateByIds<Row, TicketView>(
     db,
-    { memo: ticketListSql, shape, values, ids: () => ticketIds(db, params) },
+    {
+      memo: ticketListSql,
+      shape,
+      values,
+      ids: () => ticketIds(db, params),
+      // A search: ids from the trigram indexes whatever the other filters (search_plan_test).
+      planOnce: Boolean(params.q),
+    },
     params,
     { sortColumns: TICKET_SORT_COLUMNS, nullableSorts: ["dueDate"], tieBreaker: "rt.id" },
     (page, order) =>
@@ -267,17 +275,11 @@ function ticketIds(db: Db, params: ListParams & TicketFilters) {
     .where("rt.deleted_at", "is", null);
   if (params.q) {
     // The accounts' ids first, as a condition on the tickets' account index (app/db/any_of.ts).
-    const pattern = likePattern(params.q);
-    const accountIds = db.selectFrom("accounts as a2").select("a2.id").where(
-      "a2.name",
-      "ilike",
-      pattern,
-    );
+    const q = params.q;
+    const accountIds = db.selectFrom("accounts as a2").select("a2.id")
+      .where(containsText("a2.name", q));
     ids = ids.where((eb) =>
-      eb.or([
-        eb("rt.search", "ilike", pattern),
-        isAnyOf("rt.account_id", accountIds),
-      ])
+      eb.or([containsText("rt.search", q), isAnyOf("rt.account_id", accountIds)])
     );
   }
   if (params.status) ids = ids.where("rt.status", "=", params.status);

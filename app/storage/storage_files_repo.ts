@@ -2,7 +2,8 @@
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { type Page, paginate } from "../db/pagination.ts";
-import { likePattern, type ListParams } from "../schemas.ts";
+import { containsText } from "../db/contains_text.ts";
+import type { ListParams } from "../schemas.ts";
 import { type StorageFileRecord, toStorageFile } from "./access_repo.ts";
 
 const fileColumns = [
@@ -24,7 +25,7 @@ export function listFilesInFolder(
 ): Promise<Page<StorageFileRecord>> {
   let query = db.selectFrom("storage_files").select(fileColumns).where("folder_id", "=", folderId);
   if (params.q) {
-    query = query.where(sql`lower(name)`, "like", likePattern(params.q.toLowerCase()));
+    query = query.where(containsText(sql`lower(name)`, params.q));
   }
   return paginate(query, params, {
     sortColumns: { name: "name", createdAt: "created_at", size: "size" },

@@ -1,12 +1,13 @@
 /**
- * The plan PostgreSQL runs an app list with: page queries are planned for their values on
- * every run (app/db/connect.ts), which EXPLAIN with the same parameters shows.
+ * The plan PostgreSQL runs an app list with (app/db/connect.ts): page queries are planned for
+ * their values on every run, which EXPLAIN with the same parameters shows, except those their
+ * list plans once, whose kept generic plan `genericPlan` shows.
  */
 import { CompiledQuery, Kysely } from "kysely";
 import { postgresClient } from "../../app/db/postgres_client.ts";
 import type { Database } from "../../app/db/database.ts";
 import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
-import { isPageQuery } from "../../app/db/pagination.ts";
+import { isPageQuery, isPlannedOnce } from "../../app/db/page_statements.ts";
 import { createTestApp, type TestApp } from "./test_app.ts";
 import { testServerUrl } from "./test_db.ts";
 
@@ -89,13 +90,20 @@ export class TracingDatabase {
   }
 }
 
-/** The custom plans of `queries`, one after the other. */
-export async function customPlans(
+/**
+ * The plans `queries` run with in the app, one after the other: the generic plan of a page
+ * query its list plans once (`isPlannedOnce`), the custom plan of any other.
+ */
+export async function plansAsRun(
   db: Kysely<Database>,
   queries: readonly CompiledQuery[],
 ): Promise<string> {
   const plans = [];
-  for (const query of queries) plans.push(await customPlan(db, query));
+  for (const query of queries) {
+    plans.push(
+      isPlannedOnce(query.sql) ? await genericPlan(db, query) : await customPlan(db, query),
+    );
+  }
   return plans.join("\n");
 }
 
@@ -105,4 +113,32 @@ export async function customPlan(db: Kysely<Database>, query: CompiledQuery): Pr
     CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]),
   );
   return result.rows.map((r) => r["QUERY PLAN"]).join("\n");
+}
+
+/**
+ * EXPLAIN of the plan a session under `plan_cache_mode = force_generic_plan` keeps for
+ * `query` (app/db/connect.ts): planned for no value in particular, then run with these values.
+ * PostgreSQL 15 has no EXPLAIN (GENERIC_PLAN): the statement is prepared in a transaction
+ * (one session) and its EXECUTE explained.
+ */
+export async function genericPlan(db: Kysely<Database>, query: CompiledQuery): Promise<string> {
+  return await db.transaction().execute(async (trx) => {
+    await trx.executeQuery(CompiledQuery.raw("SET LOCAL plan_cache_mode = force_generic_plan"));
+    await trx.executeQuery(CompiledQuery.raw(`PREPARE generic_plan_probe AS ${query.sql}`));
+    // EXECUTE's arguments as literals: as parameters of its own, their types are unknown.
+    const args = query.parameters.map(sqlLiteral).join(", ");
+    const result = await trx.executeQuery<{ "QUERY PLAN": string }>(
+      CompiledQuery.raw(`EXPLAIN EXECUTE generic_plan_probe${args ? `(${args})` : ""}`),
+    );
+    // (A failure above aborts the transaction, whose session the test then closes.)
+    await trx.executeQuery(CompiledQuery.raw("DEALLOCATE generic_plan_probe"));
+    return result.rows.map((r) => r["QUERY PLAN"]).join("\n");
+  });
+}
+
+function sqlLiteral(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  const text = value instanceof Date ? value.toISOString() : String(value);
+  return `'${text.replaceAll("'", "''")}'`;
 }

@@ -7,7 +7,7 @@
  * with a member probe each cost 14 ms p50 against 3 ms at a tenth of the size.
  */
 import { assertEquals } from "../_helpers/assert.ts";
-import { customPlans, onPostgres, withPlanDatabase } from "../_helpers/query_plans.ts";
+import { onPostgres, plansAsRun, withPlanDatabase } from "../_helpers/query_plans.ts";
 import { listEnrollments } from "../../app/lessons/enrollments_repo.ts";
 import { listStockReceipts } from "../../app/inventory/stock_receipts_repo.ts";
 import { enrollmentListQuery } from "../../app/lessons/lesson_schemas.ts";
@@ -29,7 +29,7 @@ Deno.test({
   async fn() {
     const db = plans.traced.db;
     for (const filter of [{ status: "active" as const }, { slotId: ID }, { instructorId: ID }]) {
-      const plan = await customPlans(
+      const plan = await plansAsRun(
         db,
         await plans.traced.queriesOf(() =>
           listEnrollments(db, { ...enrollmentListQuery.parse({}), ...filter })
@@ -38,7 +38,7 @@ Deno.test({
       assertEquals(readsOf(plan, "members"), 1, plan);
     }
     for (const filter of [{ productId: ID }, { supplierId: ID }]) {
-      const plan = await customPlans(
+      const plan = await plansAsRun(
         db,
         await plans.traced.queriesOf(() =>
           listStockReceipts(db, { ...stockReceiptListQuery.parse({}), ...filter })

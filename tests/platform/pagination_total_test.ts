@@ -11,7 +11,8 @@ import {
   createUserWithPermissions,
   type TestApp,
 } from "../_helpers/test_app.ts";
-import { EXACT_TOTAL_CAP, isPageQuery } from "../../app/db/pagination.ts";
+import { EXACT_TOTAL_CAP } from "../../app/db/pagination.ts";
+import { isPageQuery } from "../../app/db/page_statements.ts";
 import { testServerUrl } from "../_helpers/test_db.ts";
 import { TracingDatabase } from "../_helpers/query_plans.ts";
 import { listSuppliers } from "../../app/inventory/suppliers_repo.ts";
