@@ -19,6 +19,11 @@ export interface SeedContext {
   deps(): AppDeps;
   /** Which engine is being seeded: PostgreSQL, or the embedded default (see `embedded`). */
   engine: "postgres" | "embedded";
+  /**
+   * Timed scenarios only: starts the real server (`main.ts`, as the HTTP scenarios measure it)
+   * on the bench database; `stop()` ends it.
+   */
+  startServer?(): Promise<{ baseUrl: string; stop(): Promise<void> }>;
 }
 
 export interface BenchRequest {

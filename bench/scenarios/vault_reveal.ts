@@ -2,13 +2,12 @@
  * The vault on PostgreSQL: the unlock time at the default KDF cost (PBKDF2-SHA256, 3,000,000
  * iterations), whether other requests are answered while an unlock works, and
  * `POST /v1/vault/entries/:id/reveal` (read, decrypt and audit in one transaction) at 10
- * concurrent clients over 100 entries. The vault's key lives in the serving process's memory,
- * so this scenario serves the app in-process (Deno.serve on a free port) and unlocks it over
- * HTTP; the load comes from wrk (a separate process), or the Deno fetch generator without it.
+ * concurrent clients over 100 entries. The vault's key lives in the serving process's memory:
+ * this scenario starts the real server (`main.ts`, as the HTTP scenarios do) and unlocks it
+ * over HTTP; the load comes from wrk, or the Deno fetch generator without it.
  *
  * Targets: reveal p99 under 10 ms; the unlock is reported (target 200–1,000 ms).
  */
-import { createApp } from "../../server/app.ts";
 import { percentile, round2, runLoad } from "../_load.ts";
 import { findWrk, runWrk } from "../_wrk.ts";
 import type { BenchRequest, TimedScenario } from "./_scenario.ts";
@@ -34,11 +33,9 @@ export const vaultReveal: TimedScenario<{ token: string }> = {
     return { token: (await createUser(["vault.admin"])).token };
   },
   async run(ctx, { token }) {
-    const server = Deno.serve(
-      { hostname: "127.0.0.1", port: 0, onListen() {} },
-      createApp(ctx.deps()).fetch,
-    );
-    const baseUrl = `http://127.0.0.1:${server.addr.port}`;
+    if (!ctx.startServer) throw new Error("The vault scenario runs among the timed scenarios");
+    const server = await ctx.startServer();
+    const baseUrl = server.baseUrl;
     const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
     const send = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${baseUrl}/v1${path}`, {
@@ -128,7 +125,7 @@ export const vaultReveal: TimedScenario<{ token: string }> = {
         },
       };
     } finally {
-      await server.shutdown();
+      await server.stop();
     }
   },
   targets: { ms: 10 },
