@@ -189,6 +189,8 @@ export function listAccounts(db: Db, params: ListParams) {
     {
       sortColumns: { name: "a.name", accountNumber: "a.account_number", createdAt: "a.created_at" },
       tieBreaker: "a.id",
+      // A search: ids from the two trigram indexes (search_plan_test).
+      planOnce: Boolean(params.q),
       map: (row) => toAccount(row),
     },
   );

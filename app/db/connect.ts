@@ -159,7 +159,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   // planned as a hash join over every transaction: 18 ms instead of 0.7 ms on 160,000 sales,
   // and growing with them), so page queries run on a second pool whose connections plan every
   // run for its values. All pools share DB_POOL_SIZE slots: at most that many queries run.
-  // A list may declare that its page statement plans the same for any value (IdsList.planOnce:
+  // A list may declare that its page statement plans the same for any value (PageOptions.planOnce:
   // a search whose ids come from trigram indexes): planning it on every run cost four times
   // running it, so those run on a third pool whose sessions keep the plan made once.
   const client = postgresClient(url, poolOptions("auto"));

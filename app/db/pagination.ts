@@ -25,7 +25,7 @@
  * without a count.
  */
 import { CompiledStatements } from "./compiled.ts";
-import { markPlannedOnce } from "./page_statements.ts";
+import { plannedOnceIf } from "./page_statements.ts";
 import {
   type Compilable,
   CompiledQuery,
@@ -73,13 +73,21 @@ export interface PageOptions<O, T> {
    * table, say), so the page reads them once (see the top). A search (`q`) always does.
    */
   readMatchesOnce?: boolean;
+  /**
+   * The page statement plans the same for any value, so PostgreSQL may plan it once per
+   * session and keep it (app/db/connect.ts): a search whose matches come from trigram indexes
+   * (through `= ANY(ARRAY(...))`, app/db/any_of.ts, or read once, as a search always is).
+   * Planning the ticket search cost four times running it. Each list that sets it has a plan
+   * test of the kept plan.
+   */
+  planOnce?: boolean;
   map: (row: O) => T;
 }
 
 /** What orders a page (the options without the row mapping). */
 type PageSort = Pick<
   PageOptions<unknown, unknown>,
-  "sortColumns" | "nullableSorts" | "tieBreaker" | "readMatchesOnce"
+  "sortColumns" | "nullableSorts" | "tieBreaker" | "readMatchesOnce" | "planOnce"
 >;
 
 /**
@@ -345,15 +353,6 @@ export interface IdsList {
   values: readonly unknown[];
   /** The ids query (selects the table's `id`), built only when its SQL is not remembered. */
   ids: () => AnySelect;
-  /**
-   * The page statement's plan does not depend on its values: PostgreSQL may plan it once per
-   * session and keep that plan (see app/db/connect.ts). True for a search whose ids come from
-   * trigram indexes through `= ANY(ARRAY(...))` (app/db/any_of.ts) or a bitmap OR of them: the
-   * plan is the same for every term, and planning it (about 1 ms for the ticket search, with
-   * its capped count and the branch for more than 10,000 matches) cost four times its run.
-   * A plan test checks the kept plan of each list that sets it.
-   */
-  planOnce?: boolean;
 }
 
 /**
@@ -382,12 +381,10 @@ export async function paginateByIds<Row extends { __total: number | null }, T>(
     : plan.counting === "once"
     ? [...list.values, ...page, ...list.values, ...page]
     : [...page, ...list.values, EXACT_TOTAL_CAP + 1, ...list.values, ...page];
-  const rows = await list.memo.run(db, list.planOnce ? `${key}:once` : key, parameters, () => {
-    const compiled = readPage(pageOfIds(list.ids(), params, sort, plan), pageOrder(params, sort))
-      .compile();
-    const text = list.planOnce ? markPlannedOnce(compiled.sql) : compiled.sql;
-    return CompiledQuery.raw(text, [...compiled.parameters]) as CompiledQuery<Row>;
-  });
+  const compile = () =>
+    readPage(pageOfIds(list.ids(), params, sort, plan), pageOrder(params, sort))
+      .compile() as CompiledQuery<Row>;
+  const rows = await list.memo.run(db, key, parameters, () => plannedOnceIf(sort, compile()));
   return toPage(rows, params, list.ids, map, plan);
 }
 
@@ -485,11 +482,8 @@ export async function paginateByShape<DB, TB extends keyof DB, O, T>(
     : plan.counting === "once"
     ? [...values, ...page, ...values, ...page]
     : [...values, EXACT_TOTAL_CAP + 1, ...values, ...page];
-  const rows = await memo.run(
-    db,
-    key,
-    parameters,
-    () => pageQuery(build(), params, options, plan).compile() as CompiledQuery<CountedRow<O>>,
-  );
+  const compile = () =>
+    pageQuery(build(), params, options, plan).compile() as CompiledQuery<CountedRow<O>>;
+  const rows = await memo.run(db, key, parameters, () => plannedOnceIf(options, compile()));
   return toPage(rows, params, build, options.map, plan);
 }

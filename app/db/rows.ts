@@ -93,6 +93,29 @@ export function columnsWithPrefix(
   prefix: string,
   names: readonly string[],
 ): Record<string, unknown> | undefined {
-  if (row[`${prefix}id`] == null) return undefined;
-  return Object.fromEntries(names.map((name) => [name, row[`${prefix}${name}`]]));
+  const keys = prefixedKeys(prefix, names);
+  if (row[keys.id] == null) return undefined;
+  const columns: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) columns[names[i]!] = row[keys.prefixed[i]!];
+  return columns;
+}
+
+/**
+ * The prefixed names of `names`, made once per list and prefix: a hot read (the counter's scan)
+ * otherwise built every key string again for every row.
+ */
+const PREFIXED_KEYS = new WeakMap<
+  readonly string[],
+  Map<string, { id: string; prefixed: string[] }>
+>();
+
+function prefixedKeys(prefix: string, names: readonly string[]) {
+  let byPrefix = PREFIXED_KEYS.get(names);
+  if (!byPrefix) PREFIXED_KEYS.set(names, byPrefix = new Map());
+  let keys = byPrefix.get(prefix);
+  if (!keys) {
+    keys = { id: `${prefix}id`, prefixed: names.map((name) => `${prefix}${name}`) };
+    byPrefix.set(prefix, keys);
+  }
+  return keys;
 }

@@ -160,7 +160,13 @@ export function listProducts(db: Db, params: ListParams & ProductFilters) {
     values,
     () => productListQuery(db, params),
     params,
-    { sortColumns: PRODUCT_SORT_COLUMNS, tieBreaker: "products.id", map: toProduct },
+    {
+      sortColumns: PRODUCT_SORT_COLUMNS,
+      tieBreaker: "products.id",
+      // A search: matches from the trigram index, whatever the other filters (search_plan_test).
+      planOnce: Boolean(params.q),
+      map: toProduct,
+    },
   );
 }
 

@@ -278,16 +278,15 @@ export async function listRentals(
   ]);
   return await paginateByIds(
     db,
+    { memo: rentalListSql, shape, values, ids: () => rentalIds(db, params) },
+    params,
     {
-      memo: rentalListSql,
-      shape,
-      values,
-      ids: () => rentalIds(db, params),
-      // A search: ids from the trigram indexes whatever the other filters (search_plan_test).
+      sortColumns: RENTAL_SORT_COLUMNS,
+      nullableSorts: ["dueDate"],
+      tieBreaker: "r.id",
+      // A search: ids from the trigram indexes, whatever the other filters (search_plan_test).
       planOnce: Boolean(params.q),
     },
-    params,
-    { sortColumns: RENTAL_SORT_COLUMNS, nullableSorts: ["dueDate"], tieBreaker: "r.id" },
     (page, order) =>
       rentalViews(db).innerJoin(page.as("pg"), "pg.id", "r.id").select("pg.__total")
         .orderBy(order),

@@ -249,16 +249,15 @@ export async function listTickets(
   type Row = TicketRow & { account_name: string; __total: number | null };
   return await paginateByIds<Row, TicketView>(
     db,
+    { memo: ticketListSql, shape, values, ids: () => ticketIds(db, params) },
+    params,
     {
-      memo: ticketListSql,
-      shape,
-      values,
-      ids: () => ticketIds(db, params),
-      // A search: ids from the trigram indexes whatever the other filters (search_plan_test).
+      sortColumns: TICKET_SORT_COLUMNS,
+      nullableSorts: ["dueDate"],
+      tieBreaker: "rt.id",
+      // A search: ids from the trigram indexes, whatever the other filters (search_plan_test).
       planOnce: Boolean(params.q),
     },
-    params,
-    { sortColumns: TICKET_SORT_COLUMNS, nullableSorts: ["dueDate"], tieBreaker: "rt.id" },
     (page, order) =>
       db.selectFrom(page.as("p"))
         .innerJoin("repair_tickets as rt", "rt.id", "p.id")

@@ -6,7 +6,8 @@
 import { listProducts } from "../../app/inventory/products_repo.ts";
 import { productListQuery } from "../../app/inventory/inventory_schemas.ts";
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { customPlan, onPostgres, withPlanDatabase } from "../_helpers/query_plans.ts";
+import { onPostgres, plansAsRun, withPlanDatabase } from "../_helpers/query_plans.ts";
+import { isPlannedOnce } from "../../app/db/page_statements.ts";
 import { sql } from "../_helpers/test_db.ts";
 
 const plans = withPlanDatabase(async (t) => {
@@ -26,13 +27,26 @@ Deno.test({
   async fn() {
     const { rows } = await sql<{ name: string }>`
       SELECT name FROM products WHERE sku = 'PLAN-012345'`.execute(plans.app.deps.db);
-    const word = rows[0]!.name.split(" ")[0]!;
-    for (const filters of [{ q: word }, { q: word, pos: "true" }]) {
+    const name = rows[0]!.name;
+    const word = name.split(" ")[0]!;
+    // A search is planned once per session and kept (PageOptions.planOnce): these are the
+    // kept generic plans, for one word, several, and with other filters.
+    const searches = [{ q: word }, { q: word, pos: "true" }, { q: name }, {
+      q: name,
+      type: "standard",
+      sort: "price",
+    }];
+    for (const filters of searches) {
       const query = await plans.traced.listQueryOf(async () => {
         const page = await listProducts(plans.traced.db, productListQuery.parse(filters));
-        assert(page.data.some((p) => p.sku === "PLAN-012345"), JSON.stringify(filters));
+        assert(
+          filters.type !== undefined || page.data.some((p) => p.sku === "PLAN-012345"),
+          JSON.stringify(filters),
+        );
       });
-      const plan = await customPlan(plans.traced.db, query);
+      assert(isPlannedOnce(query.sql), query.sql);
+      const plan = await plansAsRun(plans.traced.db, [query]);
+      assert(/~~\* \$\d/.test(plan), `a generic plan names its parameters\n${plan}`);
       assert(/products_search_trgm_idx/.test(plan), plan);
       assertEquals(/Seq Scan/.test(plan), false, plan);
     }

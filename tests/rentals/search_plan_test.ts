@@ -110,7 +110,7 @@ Deno.test({
       JOIN members m ON m.id = r.member_id WHERE r.id = md5('lr12345')::uuid`
       .execute(plans.app.deps.db);
     const row = rows[0]!;
-    // A search is planned once per session and kept (IdsList.planOnce): these are the kept
+    // A search is planned once per session and kept (PageOptions.planOnce): these are the kept
     // generic plans, also with another filter.
     const searches = [
       { q: row.serial_number.toLowerCase() },

@@ -83,7 +83,7 @@ Deno.test({
   ignore: !onPostgres,
   async fn() {
     const serial = await serialOf(77_777);
-    // A search is planned once per session and that plan kept (IdsList.planOnce): the plans
+    // A search is planned once per session and that plan kept (PageOptions.planOnce): the plans
     // checked here are the kept generic plans, with and without other filters.
     const searches = [
       { q: serial.toLowerCase() },
