@@ -116,6 +116,22 @@ export async function customPlan(db: Kysely<Database>, query: CompiledQuery): Pr
 }
 
 /**
+ * The plan a list's search keeps (PageOptions.planOnce): the page query `run` sends must be
+ * marked to be planned once, and its generic plan is returned (checked to be one: it names
+ * its parameters, `ILIKE $1`, where a custom plan shows the values).
+ */
+export async function keptPlanOf(
+  traced: TracingDatabase,
+  run: () => Promise<unknown>,
+): Promise<string> {
+  const query = await traced.listQueryOf(run);
+  if (!isPlannedOnce(query.sql)) throw new Error(`Not planned once: ${query.sql}`);
+  const plan = await genericPlan(traced.db, query);
+  if (!/~~\* \$\d/.test(plan)) throw new Error(`Not a generic plan:\n${plan}`);
+  return plan;
+}
+
+/**
  * EXPLAIN of the plan a session under `plan_cache_mode = force_generic_plan` keeps for
  * `query` (app/db/connect.ts): planned for no value in particular, then run with these values.
  * PostgreSQL 15 has no EXPLAIN (GENERIC_PLAN): the statement is prepared in a transaction
