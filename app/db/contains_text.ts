@@ -29,16 +29,18 @@ const MAX_INDEXED_WORDS = 4;
  */
 export function containsText(target: string | Expression<unknown>, q: string): RawBuilder<SqlBool> {
   const ref = typeof target === "string" ? sql.ref(target) : target;
-  const exact = likePattern(q);
-  const words = indexedWords(q);
-  if (!words) return sql<SqlBool>`${ref} ILIKE ${exact}`;
-  const indexed = words.map((word) => sql`${ref} ILIKE ${likePattern(word)}`);
+  // The patterns in the order they are bound: the words' (if any), then the exact one.
+  const patterns = containsTextBinding(q).values;
+  const exact = patterns.pop()!;
+  if (patterns.length === 0) return sql<SqlBool>`${ref} ILIKE ${exact}`;
+  const indexed = patterns.map((pattern) => sql`${ref} ILIKE ${pattern}`);
   return sql<SqlBool>`(${sql.join(indexed, sql` AND `)} AND (${ref} || '') ILIKE ${exact})`;
 }
 
 /**
- * What `containsText(column, q)` binds, in order, and a key that tells its SQL text apart (the
- * number of indexed words), for the lists that compile each shape once (`listShape`).
+ * What `containsText(column, q)` binds, in order (the indexed words' patterns, then q's), and a
+ * key that tells its SQL text apart (the number of indexed words), for the lists that compile
+ * each shape once (`listShape`). containsText builds its SQL from these same values.
  */
 export function containsTextBinding(q: string): { key: string; values: string[] } {
   const words = indexedWords(q);

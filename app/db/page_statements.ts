@@ -15,7 +15,7 @@ export function isPageQuery(sqlText: string): boolean {
   return sqlText.includes(`as "__total"`);
 }
 
-/** Whether `sqlText` is a page query its list plans once (`markPlannedOnce`). */
+/** Whether `sqlText` is a page query its list plans once (marked by `plannedOnceIf`). */
 export function isPlannedOnce(sqlText: string): boolean {
   return sqlText.startsWith(PLAN_ONCE_MARK);
 }

@@ -78,7 +78,8 @@ export interface PageOptions<O, T> {
    * session and keep it (app/db/connect.ts): a search whose matches come from trigram indexes
    * (through `= ANY(ARRAY(...))`, app/db/any_of.ts, or read once, as a search always is).
    * Planning the ticket search cost four times running it. Each list that sets it has a plan
-   * test of the kept plan.
+   * test of the kept plan. It marks the statement's text, so a memoized list's shape must tell
+   * it apart (lists set it from `q`, which their shape names).
    */
   planOnce?: boolean;
   map: (row: O) => T;
