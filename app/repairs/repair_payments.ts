@@ -15,7 +15,7 @@ import {
 import type { AppDeps } from "../deps.ts";
 import type { RepairTicketPort } from "../pos/repair_ticket_port.ts";
 import { listAllLineItems } from "./line_items_repo.ts";
-import { amountsPaid } from "./ticket_json.ts";
+import { amountPaidCents } from "./ticket_json.ts";
 import { moveTicket } from "./ticket_status.ts";
 import { findTicket, findTicketStatus, lockTicket } from "./tickets_repo.ts";
 
@@ -35,7 +35,7 @@ export function repairTicketPort(deps: PortDeps): RepairTicketPort {
       const ticket = await findTicket(trx, ticketId);
       if (!ticket) throw missing(ticketId);
       const lines = await listAllLineItems(trx, ticketId);
-      const paid = (await amountsPaid(trx, [ticketId])).get(ticketId) ?? 0;
+      const paid = await amountPaidCents(trx, ticketId);
       return repairPaymentLines(
         ticket.ticketNumber,
         lines.map((l) => ({ ...l, unitPriceCents: parseMoney(l.unitPrice) })),
@@ -47,7 +47,7 @@ export function repairTicketPort(deps: PortDeps): RepairTicketPort {
       const ticket = await lockTicket(trx, ticketId);
       if (!ticket) throw missing(ticketId);
       if (ticket.status !== "cancelled") {
-        const paid = (await amountsPaid(trx, [ticketId])).get(ticketId) ?? 0;
+        const paid = await amountPaidCents(trx, ticketId);
         const due = balanceDueCents(parseMoney(ticket.customerTotal), paid);
         assertNotOverpaid(ticket.ticketNumber, payment.amountCents, due);
       }

@@ -1,24 +1,20 @@
 /**
- * Tickets as the API shows them (API §9): the row with its account's name, plus the money
- * figures that depend on the POS (`amountPaid`, `balanceDue`) and the runtime config
- * (`estimateExceeded`). Two queries for any number of tickets: the payments of all of them,
- * and the config.
+ * Tickets as the API shows them (API §9): the view (row, account name, amount paid from the
+ * POS) with the figures derived from it (`balanceDue`) and from the runtime config
+ * (`estimateExceeded`). No query beyond the config, read only when a ticket has an estimate.
  */
 import { formatMoney, parseMoney, parsePercent } from "../../domain/money.ts";
 import { balanceDueCents, estimateExceeded } from "../../domain/repairs/ticket_money.ts";
 import type { Db } from "../db/database.ts";
 import { getRuntimeConfig } from "../platform/settings.ts";
-import { findRepairPaymentTotals } from "../pos/repair_payments_repo.ts";
+import { findRepairAmountPaid } from "../pos/repair_payments_repo.ts";
 import type { TicketJson } from "./ticket_schemas.ts";
 import type { TicketView } from "./tickets_repo.ts";
 
-/** The API form of one ticket, given its amount paid and the estimate tolerance. */
-export function ticketJsonOf(
-  ticket: TicketView,
-  amountPaidCents: number,
-  toleranceBp: number,
-): TicketJson {
+/** The API form of one ticket, given the estimate tolerance. */
+export function ticketJsonOf(ticket: TicketView, toleranceBp: number): TicketJson {
   const customerTotalCents = parseMoney(ticket.customerTotal);
+  const paidCents = parseMoney(ticket.amountPaid);
   return {
     id: ticket.id,
     ticketNumber: ticket.ticketNumber,
@@ -44,8 +40,8 @@ export function ticketJsonOf(
     locationId: ticket.locationId,
     customerTotal: ticket.customerTotal,
     internalCost: ticket.internalCost,
-    amountPaid: formatMoney(amountPaidCents),
-    balanceDue: formatMoney(balanceDueCents(customerTotalCents, amountPaidCents)),
+    amountPaid: formatMoney(paidCents),
+    balanceDue: formatMoney(balanceDueCents(customerTotalCents, paidCents)),
     intakeAt: ticket.intakeAt,
     createdBy: ticket.createdBy,
     createdAt: ticket.createdAt,
@@ -53,10 +49,9 @@ export function ticketJsonOf(
   };
 }
 
-/** Amount paid per ticket id, in cents (0 for tickets without a completed payment). */
-export async function amountsPaid(db: Db, ids: readonly string[]): Promise<Map<string, number>> {
-  const paid = await findRepairPaymentTotals(db, ids);
-  return new Map(ids.map((id) => [id, paid.has(id) ? parseMoney(paid.get(id)!) : 0]));
+/** Amount paid on one ticket, in cents (0 without a completed payment). */
+export async function amountPaidCents(db: Db, ticketId: string): Promise<number> {
+  return parseMoney(await findRepairAmountPaid(db, ticketId));
 }
 
 export async function estimateToleranceBp(db: Db): Promise<number> {
@@ -65,10 +60,9 @@ export async function estimateToleranceBp(db: Db): Promise<number> {
 
 export async function ticketsJson(db: Db, tickets: readonly TicketView[]): Promise<TicketJson[]> {
   if (tickets.length === 0) return [];
-  const paid = await amountsPaid(db, tickets.map((t) => t.id));
   // The tolerance matters only to tickets with an estimate (no config read otherwise).
   const toleranceBp = tickets.some((t) => t.estimate !== null) ? await estimateToleranceBp(db) : 0;
-  return tickets.map((t) => ticketJsonOf(t, paid.get(t.id) ?? 0, toleranceBp));
+  return tickets.map((t) => ticketJsonOf(t, toleranceBp));
 }
 
 export async function ticketJson(db: Db, ticket: TicketView): Promise<TicketJson> {

@@ -24,7 +24,7 @@ import type { AppDeps } from "../deps.ts";
 import { enqueueEmail } from "../email/outbox.ts";
 import { findStore } from "../platform/store_repo.ts";
 import { changeTicketStatus, listTicketHistory } from "./ticket_history_repo.ts";
-import { amountsPaid, ticketJson } from "./ticket_json.ts";
+import { amountPaidCents, ticketJson } from "./ticket_json.ts";
 import { requireLockedTicket, requireTicket } from "./ticket_lookup.ts";
 import type { HistoryEntry, TicketJson } from "./ticket_schemas.ts";
 import type { TicketRecord } from "./tickets_repo.ts";
@@ -71,7 +71,7 @@ async function queueReadyEmail(
   if (!(await deps.modules.isEnabled("email"))) return;
   const account = await findAccount(trx, ticket.accountId);
   if (!account?.email) return;
-  const paid = (await amountsPaid(trx, [ticket.id])).get(ticket.id) ?? 0;
+  const paid = await amountPaidCents(trx, ticket.id);
   const store = await findStore(trx);
   const mail = readyForPickupEmail({
     storeName: store.name,

@@ -35,7 +35,10 @@ export async function getTicket(deps: Pick<AppDeps, "db">, id: string): Promise<
   return await ticketJson(deps.db, await requireTicket(deps.db, id));
 }
 
-/** A page of tickets with their money figures (three queries whatever the page size). */
+/**
+ * A page of tickets with their money figures: one statement whatever the page size (plus the
+ * config read when a ticket of the page has an estimate).
+ */
 export async function listTicketsJson(
   deps: Pick<AppDeps, "db">,
   params: ListParams & TicketFilters,

@@ -11,6 +11,7 @@ import { containsText, containsTextBinding } from "../db/contains_text.ts";
 import type { Database, Db } from "../db/database.ts";
 import { listShape, newShapeMemo, type Page, paginateByIds } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
+import { selectRepairAmountPaid } from "../pos/repair_payments_repo.ts";
 import type { ListParams } from "../schemas.ts";
 import type { ApprovalMethod, RepairTicketTable } from "./repairs_tables.ts";
 
@@ -50,7 +51,11 @@ export interface TicketRecord {
 }
 
 /** A ticket with its account's name (what reads and lists return). */
-export type TicketView = TicketRecord & { accountName: string };
+/**
+ * A ticket as read for the API: its row, its account's name and the amount paid on it (from
+ * the POS, `selectRepairAmountPaid`), all in the statement that reads the ticket.
+ */
+export type TicketView = TicketRecord & { accountName: string; amountPaid: string };
 
 type TicketRow = Omit<Selectable<RepairTicketTable>, "search" | "deleted_at">;
 
@@ -122,15 +127,24 @@ function toTicket(row: TicketRow): TicketRecord {
   };
 }
 
-function toView(row: TicketRow & { account_name: string }): TicketView {
-  return { ...toTicket(row), accountName: row.account_name };
+type TicketViewRow = TicketRow & { account_name: string; amount_paid: string };
+
+function toView(row: TicketViewRow): TicketView {
+  return { ...toTicket(row), accountName: row.account_name, amountPaid: row.amount_paid };
 }
+
+/** The columns of a ticket view, over `rt` joined to its account `acc`. */
+const VIEW_COLUMNS = [
+  ...TICKET_COLUMNS,
+  "acc.name as account_name",
+  selectRepairAmountPaid(sql.ref("rt.id")).as("amount_paid"),
+] as const;
 
 /** Live tickets with their account's name. */
 function ticketViews(db: Db) {
   return db.selectFrom("repair_tickets as rt")
     .innerJoin("accounts as acc", "acc.id", "rt.account_id")
-    .select([...TICKET_COLUMNS, "acc.name as account_name"])
+    .select(VIEW_COLUMNS)
     .where("rt.deleted_at", "is", null);
 }
 
@@ -246,7 +260,7 @@ export async function listTickets(
     ["l", params.locationId && [params.locationId]],
     ["n", params.serialNumber && [params.serialNumber.toLowerCase()]],
   ]);
-  type Row = TicketRow & { account_name: string; __total: number | null };
+  type Row = TicketViewRow & { __total: number | null };
   return await paginateByIds<Row, TicketView>(
     db,
     { memo: ticketListSql, shape, values, ids: () => ticketIds(db, params) },
@@ -262,7 +276,7 @@ export async function listTickets(
       db.selectFrom(page.as("p"))
         .innerJoin("repair_tickets as rt", "rt.id", "p.id")
         .innerJoin("accounts as acc", "acc.id", "rt.account_id")
-        .select([...TICKET_COLUMNS, "acc.name as account_name", "p.__total"])
+        .select([...VIEW_COLUMNS, "p.__total"])
         .orderBy(order),
     toView,
   );

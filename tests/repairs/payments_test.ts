@@ -6,6 +6,8 @@
 import { completeCountingQueries } from "../_helpers/query_count.ts";
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
+import { listTicketsJson } from "../../app/repairs/tickets.ts";
+import { ticketListQuery } from "../../app/repairs/ticket_schemas.ts";
 import {
   addLine,
   call,
@@ -146,6 +148,51 @@ Deno.test("paying above the balance due is 409 overpayment and changes nothing; 
   assertEquals((await getTicket(t, u, second.id)).status, "intake");
 });
 
+/**
+ * The ticket as its detail shows it, after checking that the lists (by account, and the
+ * ready-for-pickup shelf when it is there) show the same money figures: every read selects
+ * the amount paid in its own statement.
+ */
+async function ticketEverywhere(id: string) {
+  const detail = await getTicket(t, u, id);
+  const money = (x: Record<string, string>) => [x.customerTotal, x.amountPaid, x.balanceDue];
+  const byAccount = await call(
+    t,
+    u.viewer,
+    "GET",
+    `/v1/repair-tickets?accountId=${detail.accountId}`,
+  );
+  assertEquals(money(byAccount.data.find((x: { id: string }) => x.id === id)), money(detail));
+  if (detail.status === "ready_for_pickup") {
+    const shelf = await call(
+      t,
+      u.viewer,
+      "GET",
+      `/v1/repair-tickets/ready-for-pickup?accountId=${detail.accountId}`,
+    );
+    assertEquals(money(shelf.data.find((x: { id: string }) => x.id === id)), money(detail));
+  }
+  return detail;
+}
+
+Deno.test("a page of tickets is read in one statement, money figures included", async () => {
+  const tickets = [await billedTicket("intake"), await billedTicket("intake")];
+  await payAndComplete(t, u, await startPayment(t, u, locationId, tickets[0]!.id));
+  const counter = { queries: 0 };
+  const db = t.deps.db.withPlugin({
+    transformQuery: (args) => args.node,
+    // Once per statement run (building the statement may transform several queries).
+    transformResult(args) {
+      counter.queries++;
+      return Promise.resolve(args.result);
+    },
+  });
+  const page = await listTicketsJson({ db }, ticketListQuery.parse({ limit: "100" }));
+  assertEquals(counter.queries, 1);
+  const paid = page.data.filter((x) => tickets.some((k) => k.id === x.id)).map((x) => x.amountPaid);
+  assertEquals(paid.sort(), ["0.00", "70.00"]);
+});
+
 Deno.test("refunds and voids of a repair payment lower amountPaid (pre-tax, net of refunds)", async () => {
   const ticket = await billedTicket("intake");
   const tx = await startPayment(t, u, locationId, ticket.id);
@@ -156,13 +203,14 @@ Deno.test("refunds and voids of a repair payment lower amountPaid (pre-tax, net 
     method: "card",
     reason: "One saddle returned",
   });
-  let got = await getTicket(t, u, ticket.id);
+  let got = await ticketEverywhere(ticket.id);
   assertEquals([got.amountPaid, got.balanceDue, got.status], ["60.00", "10.00", "picked_up"]);
 
-  const other = await billedTicket("intake");
+  const other = await billedTicket("intake", "in_progress", "ready_for_pickup");
+  assertEquals((await ticketEverywhere(other.id)).balanceDue, "70.00");
   const paid = await startPayment(t, u, locationId, other.id);
   await payAndComplete(t, u, paid);
-  assertEquals((await getTicket(t, u, other.id)).amountPaid, "70.00");
+  assertEquals((await ticketEverywhere(other.id)).amountPaid, "70.00");
   await call(
     t,
     u.cashier,
@@ -171,7 +219,7 @@ Deno.test("refunds and voids of a repair payment lower amountPaid (pre-tax, net 
     { reason: "Wrong card" },
     200,
   );
-  got = await getTicket(t, u, other.id);
+  got = await ticketEverywhere(other.id);
   assertEquals([got.amountPaid, got.balanceDue], ["0.00", "70.00"]);
 });
 
