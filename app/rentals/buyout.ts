@@ -14,6 +14,7 @@ import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import { startBuyoutSale } from "../pos/rental_sales.ts";
 import type { TransactionJson } from "../pos/transaction_json.ts";
+import { findChargeTotals } from "./charges_repo.ts";
 import { rentToOwnTerms } from "./rental_json.ts";
 import { requireLockedRental, requireRental } from "./rentals.ts";
 
@@ -27,9 +28,9 @@ export async function startBuyout(
     const rental = await requireLockedRental(trx, id);
     const terms = rentToOwnTerms(rental);
     assertCanBuyOut({ ...rental, rentToOwn: terms !== null });
-    // Read under the rental's lock: the charges paid so far are all counted.
+    const totals = (await findChargeTotals(trx, [id])).get(id);
+    const payoff = formatMoney(payoffOf(terms!, parseMoney(totals?.equity ?? "0")));
     const view = await requireRental(trx, id);
-    const payoff = formatMoney(payoffOf(terms!, parseMoney(view.chargeTotals.equity)));
     const serial = view.serialNumber ? ` #${view.serialNumber}` : "";
     const sale = await startBuyoutSale(deps, trx, actor, {
       locationId: input.locationId,

@@ -7,7 +7,7 @@
  * Every write of a charge here also sets its rental's `unpaid_since` (the oldest unpaid due
  * date, which the past-due list reads; {@link refreshUnpaidSince}) in the same transaction.
  */
-import { type Expression, sql, type Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { isoStringOrNull } from "../db/rows.ts";
 import type { ChargeStatus } from "./rentals_tables.ts";
@@ -144,21 +144,18 @@ export interface ChargeTotals {
   equity: string;
 }
 
-/**
- * What a rental's charges add up to (`ChargeTotals`), as the two expressions a read of
- * rentals selects beside their columns, so one rental or a page of them stays one statement:
- * `charges_unpaid` and `charges_equity` (numeric text), each a range of the period key over
- * the rental's own charges.
- */
-export function selectChargeTotals(rentalId: Expression<string>) {
-  return [
-    sql<string>`(
-      SELECT coalesce(sum(c.amount), 0)::text FROM rental_charges c
-      WHERE c.rental_id = ${rentalId} AND c.status = 'unpaid')`.as("charges_unpaid"),
-    sql<string>`(
-      SELECT coalesce(sum(c.equity), 0)::text FROM rental_charges c
-      WHERE c.rental_id = ${rentalId} AND c.status = 'paid')`.as("charges_equity"),
-  ] as const;
+/** Per rental id: unpaid total and equity (one grouped query through the period key). */
+export async function findChargeTotals(
+  db: Db,
+  rentalIds: readonly string[],
+): Promise<Map<string, ChargeTotals>> {
+  if (rentalIds.length === 0) return new Map();
+  const rows = await db.selectFrom("rental_charges").select([
+    "rental_id",
+    sql<string>`coalesce(sum(amount) FILTER (WHERE status = 'unpaid'), 0)::text`.as("unpaid"),
+    sql<string>`coalesce(sum(equity) FILTER (WHERE status = 'paid'), 0)::text`.as("equity"),
+  ]).where("rental_id", "in", rentalIds).groupBy("rental_id").execute();
+  return new Map(rows.map((r) => [r.rental_id, { unpaid: r.unpaid, equity: r.equity }]));
 }
 
 /** Per rental id: the latest period start billed and how many charges start on or before `through`. */

@@ -1,8 +1,8 @@
 /**
- * Rentals as the API shows them (API §13): the view (row, names, charge totals) with
- * `isOverdue` (store-local today) and the money its charges add up to (`balanceDue`,
- * `equity`, `payoffAmount`). No query beyond the store's today (cached per process), unless
- * the caller read it already.
+ * Rentals as the API shows them (API §13): the row with its names, `isOverdue` (store-local
+ * today) and the money its charges add up to (`balanceDue`, `equity`, `payoffAmount`). Two
+ * queries for any number of rentals: the charge totals of all of them, and the store's today
+ * (unless the caller read it already).
  */
 import { formatMoney, formatPercent, parseMoney, parsePercent } from "../../domain/money.ts";
 import { payoffOf, type RentToOwnTerms } from "../../domain/rentals/rental_money.ts";
@@ -10,6 +10,7 @@ import { isOverdue } from "../../domain/rentals/rental_status.ts";
 import type { Db } from "../db/database.ts";
 import type { AppDeps } from "../deps.ts";
 import { storeToday } from "../platform/store.ts";
+import { type ChargeTotals, findChargeTotals } from "./charges_repo.ts";
 import type { RentalJson } from "./rental_schemas.ts";
 import type { RentalRecord, RentalView } from "./rentals_repo.ts";
 
@@ -24,9 +25,10 @@ export function rentToOwnTerms(
   };
 }
 
-export function rentalJsonOf(rental: RentalView, today: string): RentalJson {
+const NO_CHARGES: ChargeTotals = { unpaid: "0", equity: "0" };
+
+export function rentalJsonOf(rental: RentalView, totals: ChargeTotals, today: string): RentalJson {
   const terms = rentToOwnTerms(rental);
-  const totals = rental.chargeTotals;
   const equityCents = parseMoney(totals.equity);
   return {
     id: rental.id,
@@ -72,8 +74,9 @@ export async function rentalsJson(
   knownToday?: string,
 ): Promise<RentalJson[]> {
   if (rentals.length === 0) return [];
+  const totals = await findChargeTotals(db, rentals.map((r) => r.id));
   const today = knownToday ?? await storeToday(deps, db);
-  return rentals.map((r) => rentalJsonOf(r, today));
+  return rentals.map((r) => rentalJsonOf(r, totals.get(r.id) ?? NO_CHARGES, today));
 }
 
 export async function rentalJson(
