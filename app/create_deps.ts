@@ -18,6 +18,7 @@ import { findProduct } from "./inventory/products_repo.ts";
 import { createModuleCache } from "./platform/module_cache.ts";
 import { createCluster } from "./platform/cluster.ts";
 import { createStoreZoneCache, STORE_CHANGED } from "./platform/store_zone.ts";
+import { CONFIG_CHANGED, createRuntimeConfigCache } from "./platform/runtime_config.ts";
 import { rentalPort } from "./rentals/rental_payments.ts";
 import { findRental } from "./rentals/rentals_repo.ts";
 import { repairTicketPort } from "./repairs/repair_payments.ts";
@@ -52,11 +53,14 @@ export function createDeps(input: DepsInput): AppDeps {
   });
   const actors = createActorCache(input.db, { trusted: cluster.cachesTrusted });
   const storeZone = createStoreZoneCache(input.db, cluster.cachesTrusted);
+  const runtimeConfig = createRuntimeConfigCache(input.db, cluster.cachesTrusted);
   cluster.handle(ACTORS_CHANGED, () => actors.invalidate());
   cluster.handle(STORE_CHANGED, () => storeZone.invalidate());
+  cluster.handle(CONFIG_CHANGED, () => runtimeConfig.invalidate());
   cluster.onReset(() => {
     actors.invalidate();
     storeZone.invalidate();
+    runtimeConfig.invalidate();
   });
   const deps: AppDeps = {
     config: input.config,
@@ -70,6 +74,7 @@ export function createDeps(input: DepsInput): AppDeps {
     actors,
     cluster,
     storeZone,
+    runtimeConfig,
     outboxCipher: createOutboxCipher(input.config.jwtSecret),
     files: input.files ?? createLocalFileStorage(input.config.filesDir, ids),
     fileOwners: FILE_OWNERS,

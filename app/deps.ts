@@ -23,6 +23,7 @@ import type { OutboxCipher } from "./email/outbox_cipher.ts";
 import type { VaultKeyring } from "./vault/keyring.ts";
 import type { Cluster } from "./platform/cluster.ts";
 import type { StoreZoneCache } from "./platform/store_zone.ts";
+import type { RuntimeConfigCache } from "./platform/runtime_config.ts";
 import type { NotificationListener } from "./db/connect.ts";
 
 export interface AppDeps {
@@ -40,6 +41,8 @@ export interface AppDeps {
   cluster: Cluster;
   /** The store's time zone, cached (app/platform/store.ts). */
   storeZone: StoreZoneCache;
+  /** The runtime config (API §4), cached per process (app/platform/runtime_config.ts). */
+  runtimeConfig: RuntimeConfigCache;
   /** Encrypts outbox bodies (its key, derived once, is its own state). */
   outboxCipher: OutboxCipher;
   /** Bytes of uploaded files (a local directory under FILES_DIR by default). */

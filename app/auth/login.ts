@@ -7,7 +7,7 @@ import { splitPinCode } from "../../domain/auth/pin.ts";
 import { ForbiddenError, RateLimitedError, UnauthenticatedError } from "../../domain/errors.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Db } from "../db/database.ts";
-import { getRuntimeConfig } from "../platform/settings.ts";
+import { currentConfig, getRuntimeConfig } from "../platform/runtime_config.ts";
 import type { Actor } from "../actor.ts";
 import { changeIdentity } from "./actor_cache.ts";
 import { checkEmployeePin } from "./pin_check.ts";
@@ -26,7 +26,7 @@ import { type IdentityDeps, insertUserLocked, requireUser, updateUser } from "./
 import { anonymousActor, audit } from "../audit/audit.ts";
 import { actingUserId } from "../actor.ts";
 
-type Deps = IdentityDeps & Pick<AppDeps, "tokens">;
+type Deps = IdentityDeps & Pick<AppDeps, "tokens" | "runtimeConfig">;
 
 export interface LoginResult {
   accessToken: string;
@@ -159,7 +159,7 @@ export async function pinLogin(
     ttl,
     deps.clock.now(),
   );
-  const config = await getRuntimeConfig(deps.db);
+  const config = await currentConfig(deps);
   return {
     accessToken,
     tokenType: "Bearer",

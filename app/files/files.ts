@@ -22,7 +22,7 @@ import type { AppDeps } from "../deps.ts";
 import type { Database, Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { ListParams } from "../schemas.ts";
-import { getRuntimeConfig } from "../platform/settings.ts";
+import { currentConfig } from "../platform/runtime_config.ts";
 import {
   countFilesOf,
   deleteFileRow,
@@ -59,7 +59,7 @@ async function requireVisibleFile(db: Db, actor: Actor, id: string): Promise<Fil
 }
 
 export async function uploadLimits(deps: AppDeps) {
-  return (await getRuntimeConfig(deps.db)).upload;
+  return (await currentConfig(deps)).upload;
 }
 
 export interface UploadInput {

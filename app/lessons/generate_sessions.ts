@@ -9,7 +9,7 @@ import { generationWindow } from "../../domain/lessons/generation_window.ts";
 import { planSessions } from "../../domain/lessons/session_generation.ts";
 import type { AppDeps } from "../deps.ts";
 import { withTransaction } from "../db/transaction.ts";
-import { getRuntimeConfig } from "../platform/settings.ts";
+import { currentConfig } from "../platform/runtime_config.ts";
 import { listBlockedDatesBetween } from "./blocked_dates_repo.ts";
 import { listEnrollmentsForGeneration } from "./enrollments_repo.ts";
 import type { GenerateSessionsResult } from "./lesson_schemas.ts";
@@ -38,7 +38,7 @@ async function resolveWindow(
   input: GenerateInput,
 ): Promise<{ from: string; to: string }> {
   if (input.from !== undefined && input.to !== undefined) return generationWindow(input);
-  const { lessonSessionWindowDays } = await getRuntimeConfig(deps.db);
+  const { lessonSessionWindowDays } = await currentConfig(deps);
   return generationWindow(input, {
     today: await storeToday(deps),
     windowDays: lessonSessionWindowDays,

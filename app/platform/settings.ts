@@ -1,58 +1,52 @@
-/** Use cases of the runtime configuration (API §4): stored values merged over the defaults. */
+/**
+ * Changing the runtime configuration (API §4); reading it: runtime_config.ts (the effective
+ * config, from its row or the per-process cache this change drops everywhere).
+ */
 import type { Actor } from "../actor.ts";
 import { audit } from "../audit/audit.ts";
-import type { Db } from "../db/database.ts";
+import type { Transaction } from "kysely";
+import type { Database } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import { configSchema, DEFAULT_CONFIG, type RuntimeConfig } from "./platform_schemas.ts";
-import { findStoredConfig, lockStoredConfig, saveConfig } from "./settings_repo.ts";
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Merges `patch` into `base`: nested objects merge key by key, everything else replaces. */
-function mergeDeep(
-  base: Record<string, unknown>,
-  patch: Record<string, unknown>,
-): Record<string, unknown> {
-  const result: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined) continue;
-    result[key] = isPlainObject(value) && isPlainObject(base[key])
-      ? mergeDeep(base[key], value)
-      : value;
-  }
-  return result;
-}
-
-/** The effective runtime config: stored values over the defaults. */
-export async function getRuntimeConfig(db: Db): Promise<RuntimeConfig> {
-  const stored = await findStoredConfig(db);
-  const merged = mergeDeep(DEFAULT_CONFIG as unknown as Record<string, unknown>, stored);
-  const parsed = configSchema.safeParse(merged);
-  return parsed.success ? parsed.data : DEFAULT_CONFIG;
-}
+import { tellOthersAfterCommit } from "./cluster.ts";
+import { CONFIG_CACHE_TTL_MS, CONFIG_CHANGED, mergeDeep } from "./runtime_config.ts";
+import { lockStoredConfig, saveConfig } from "./settings_repo.ts";
 
 /** `PATCH /config`: merges `patch` into the stored settings; audited with the patch. */
 export async function updateRuntimeConfig(
-  deps: Pick<AppDeps, "db" | "clock" | "ids">,
+  deps: Pick<AppDeps, "db" | "clock" | "ids" | "runtimeConfig" | "cluster">,
   actor: Actor,
   patch: Record<string, unknown>,
 ): Promise<RuntimeConfig> {
-  return await withTransaction(deps.db, async (trx) => {
-    const stored = await lockStoredConfig(trx);
-    const next = mergeDeep(stored, patch);
-    await saveConfig(trx, next, deps.clock.now());
-    // The runtime config holds no secrets: the change itself is the audit detail.
-    await audit(deps, trx, actor, {
-      action: "config.updated",
-      entityType: "config",
-      entityId: null,
-      details: { changes: patch },
-    });
-    return configSchema.parse(
-      mergeDeep(DEFAULT_CONFIG as unknown as Record<string, unknown>, next),
-    );
+  let config: RuntimeConfig;
+  try {
+    config = await withTransaction(deps.db, (trx) => saveMerged(deps, trx, actor, patch));
+  } finally {
+    // As changeIdentity does for actors: this process's cache now, every other one's before
+    // this answers (acknowledged).
+    deps.runtimeConfig.invalidate();
+  }
+  await tellOthersAfterCommit(deps.cluster, CONFIG_CHANGED, CONFIG_CACHE_TTL_MS);
+  return config;
+}
+
+/** The patch merged into the stored settings under their lock, audited; the effective config. */
+async function saveMerged(
+  deps: Pick<AppDeps, "clock" | "ids">,
+  trx: Transaction<Database>,
+  actor: Actor,
+  patch: Record<string, unknown>,
+): Promise<RuntimeConfig> {
+  const stored = await lockStoredConfig(trx);
+  const next = mergeDeep(stored, patch);
+  await saveConfig(trx, next, deps.clock.now());
+  // The runtime config holds no secrets: the change itself is the audit detail.
+  await audit(deps, trx, actor, {
+    action: "config.updated",
+    entityType: "config",
+    entityId: null,
+    details: { changes: patch },
   });
+  return configSchema.parse(mergeDeep(DEFAULT_CONFIG as unknown as Record<string, unknown>, next));
 }

@@ -7,7 +7,7 @@ import { actingUserId, type Actor } from "../actor.ts";
 import { audit } from "../audit/audit.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
-import { getRuntimeConfig } from "../platform/settings.ts";
+import { currentConfig } from "../platform/runtime_config.ts";
 import type { ListParams } from "../schemas.ts";
 import { type AdjustmentRecord, insertAdjustment, listAdjustments } from "./adjustments_repo.ts";
 import { drawerNotOpen, requireDrawerSession, requireLockedDrawerSession } from "./drawers.ts";
@@ -26,7 +26,7 @@ export async function addAdjustment(
 ): Promise<AdjustmentRecord> {
   const existing = await requireDrawerSession(deps.db, sessionId);
   if (existing.status !== "open") throw drawerNotOpen(sessionId);
-  const config = await getRuntimeConfig(deps.db);
+  const config = await currentConfig(deps);
   const approver = await approveAction(
     deps,
     actor,

@@ -10,7 +10,7 @@ import type { Actor } from "../actor.ts";
 import { audit } from "../audit/audit.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
-import { getRuntimeConfig } from "../platform/settings.ts";
+import { currentConfig } from "../platform/runtime_config.ts";
 import { findItems } from "./items_repo.ts";
 import { approvalDetails, withApproval } from "./overrides.ts";
 import { findPayments } from "./payments_repo.ts";
@@ -29,7 +29,7 @@ export async function setDiscount(
   const discount = parseDiscount({ kind: input.kind, value: input.value });
   const before = await requireTransaction(deps.db, transactionId);
   assertEditable(before);
-  const config = await getRuntimeConfig(deps.db);
+  const config = await currentConfig(deps);
   return await withApproval(
     deps,
     actor,

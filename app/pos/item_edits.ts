@@ -39,7 +39,7 @@ import {
 } from "./price_approval.ts";
 import type { Actor } from "../actor.ts";
 import type { Db } from "../db/database.ts";
-import { getRuntimeConfig } from "../platform/settings.ts";
+import { currentConfig } from "../platform/runtime_config.ts";
 import type { SaleLine } from "../../domain/pos/sale_rules.ts";
 
 function itemNotOnTransaction(itemId: string, transactionId: string): NotFoundError {
@@ -71,7 +71,7 @@ export async function addItem(
   const { override, ...lineInput } = input;
   const mayBeReduced = lineInput.unitPrice !== undefined &&
     (lineInput.productId !== undefined || lineInput.unitId !== undefined);
-  const config = await getRuntimeConfig(deps.db);
+  const config = await currentConfig(deps);
   /** The review of adding `line` to the (pending) transaction `tx`. */
   const review: NewLineReview = async (db, tx, line, existing) =>
     mayBeReduced
@@ -178,7 +178,7 @@ export async function changeItem(
 ): Promise<TransactionJson> {
   const { override, ...changes } = input;
   const mayBeReduced = changes.unitPrice !== undefined || changes.quantity !== undefined;
-  const config = await getRuntimeConfig(deps.db);
+  const config = await currentConfig(deps);
   /** The review of the edit, and the lines after it. */
   const review = async (db: Db, tx: TransactionRecord, items: ItemRecord[]) => {
     const changed = changedItem(tx, items, itemId, changes);

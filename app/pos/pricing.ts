@@ -15,7 +15,7 @@ import {
 import { hasActiveTaxExemption } from "../accounts/tax_exemptions.ts";
 import type { Db } from "../db/database.ts";
 import { findStoreTimezone } from "../platform/store_repo.ts";
-import { getRuntimeConfig } from "../platform/settings.ts";
+import { getRuntimeConfig } from "../platform/runtime_config.ts";
 import { type ItemRecord, saveItemAmounts } from "./items_repo.ts";
 import {
   type TotalsColumns,

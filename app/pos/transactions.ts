@@ -19,7 +19,7 @@ import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import { findLocation } from "../platform/locations_repo.ts";
 import type { RuntimeConfig } from "../platform/platform_schemas.ts";
-import { getRuntimeConfig } from "../platform/settings.ts";
+import { currentConfig } from "../platform/runtime_config.ts";
 import type { ListParams } from "../schemas.ts";
 import { timeRange } from "./time_range.ts";
 import { findItems, insertItems } from "./items_repo.ts";
@@ -119,7 +119,7 @@ export async function createTransaction(
   assertRepairTicketReference(input.type, input.repairTicketId);
   assertRentalChargeReference(input.type, input.rentalChargeIds);
   assertItemsGiven(input.type, input.items);
-  const config = await getRuntimeConfig(deps.db);
+  const config = await currentConfig(deps);
   return await withApproval(
     deps,
     actor,

@@ -13,7 +13,7 @@ import { actingUserId, type Actor } from "../actor.ts";
 import { audit } from "../audit/audit.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
-import { getRuntimeConfig } from "../platform/settings.ts";
+import { currentConfig } from "../platform/runtime_config.ts";
 import { lockDrawerSession } from "./drawer_sessions_repo.ts";
 import { chooseOpenSession } from "./drawers.ts";
 import { addRefundedAmounts, findItemsWithProductType, insertItems } from "./items_repo.ts";
@@ -35,7 +35,7 @@ export async function voidTransaction(
   if (before.status === "voided" || before.type === "refund") {
     assertCanVoid({ ...before, drawerSessionOpen: false });
   }
-  const config = await getRuntimeConfig(deps.db);
+  const config = await currentConfig(deps);
   const approver = await approveAction(
     deps,
     actor,
@@ -100,7 +100,7 @@ export async function refundTransaction(
 ): Promise<TransactionJson> {
   const before = await requireTransaction(deps.db, transactionId);
   assertCanRefund(before);
-  const config = await getRuntimeConfig(deps.db);
+  const config = await currentConfig(deps);
   const approver = await approveAction(
     deps,
     actor,

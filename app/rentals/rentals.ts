@@ -25,7 +25,7 @@ import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import { setUnitState, setUnitStatus, takeUnitFromStock } from "../inventory/stock.ts";
 import { findProduct } from "../inventory/products_repo.ts";
-import { getRuntimeConfig } from "../platform/settings.ts";
+import { currentConfig } from "../platform/runtime_config.ts";
 import { storeToday } from "../platform/store.ts";
 import { rentalJson, rentalsJson } from "./rental_json.ts";
 import type {
@@ -83,7 +83,7 @@ export async function listRentalsJson(
   const today = await storeToday(deps);
   if (overdue) filters.overdueBefore = today;
   if (pastDue) {
-    filters.pastDueBefore = pastDueCutoff(today, (await getRuntimeConfig(deps.db)).rentalGraceDays);
+    filters.pastDueBefore = pastDueCutoff(today, (await currentConfig(deps)).rentalGraceDays);
   }
   const page = await listRentals(deps.db, filters);
   return { data: await rentalsJson(deps, deps.db, page.data, today), pagination: page.pagination };

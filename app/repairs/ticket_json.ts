@@ -6,7 +6,7 @@
 import { formatMoney, parseMoney, parsePercent } from "../../domain/money.ts";
 import { balanceDueCents, estimateExceeded } from "../../domain/repairs/ticket_money.ts";
 import type { Db } from "../db/database.ts";
-import { getRuntimeConfig } from "../platform/settings.ts";
+import { getRuntimeConfig } from "../platform/runtime_config.ts";
 import { findRepairAmountPaid } from "../pos/repair_payments_repo.ts";
 import type { TicketJson } from "./ticket_schemas.ts";
 import type { TicketView } from "./tickets_repo.ts";

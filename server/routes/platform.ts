@@ -30,7 +30,8 @@ import {
 import { listLocations } from "../../app/platform/locations_repo.ts";
 import { setModuleEnabled } from "../../app/platform/modules.ts";
 import { listModules } from "../../app/platform/modules_repo.ts";
-import { getRuntimeConfig, updateRuntimeConfig } from "../../app/platform/settings.ts";
+import { getRuntimeConfig } from "../../app/platform/runtime_config.ts";
+import { updateRuntimeConfig } from "../../app/platform/settings.ts";
 import { updateStoreSettings } from "../../app/platform/store.ts";
 import { findStore } from "../../app/platform/store_repo.ts";
 import { ApiRouter } from "../route.ts";
@@ -161,7 +162,9 @@ export function configRoutes(deps: AppDeps): ApiRouter {
       description:
         'Partial update: nested objects are merged, so `{ "upload": { "maxBytes": 1000 } }` ' +
         "keeps `upload.maxFilesPerEntity`. `currency` is checked for shape only (three " +
-        "uppercase letters, e.g. USD): it is not matched against the ISO 4217 list.",
+        "uppercase letters, e.g. USD): it is not matched against the ISO 4217 list. Each " +
+        "server process caches the configuration; this answers once every process has " +
+        "dropped its copy, so the change applies to the next request on any of them.",
       access: "settings.admin",
       fullLogin: true,
       body: updateConfigBody,

@@ -9,7 +9,8 @@ import {
 import { type SuiteReady, withSuite } from "../_helpers/suite.ts";
 import { PERMISSIONS } from "../../domain/auth/permissions.ts";
 import { SYSTEM_ACTOR } from "../../app/actor.ts";
-import { getRuntimeConfig, updateRuntimeConfig } from "../../app/platform/settings.ts";
+import { getRuntimeConfig } from "../../app/platform/runtime_config.ts";
+import { updateRuntimeConfig } from "../../app/platform/settings.ts";
 import { createStaffUser } from "../../app/auth/users.ts";
 
 let counter = 0;

@@ -9,7 +9,7 @@ import { api, createUserWithPermissions, type TestApp } from "../_helpers/test_a
 import { testServerUrl } from "../_helpers/test_db.ts";
 import type { Actor } from "../../app/actor.ts";
 import { withTransaction } from "../../app/db/transaction.ts";
-import { getRuntimeConfig } from "../../app/platform/settings.ts";
+import { getRuntimeConfig } from "../../app/platform/runtime_config.ts";
 import { withApproval } from "../../app/pos/overrides.ts";
 import {
   makeLocation,
