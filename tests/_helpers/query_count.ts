@@ -1,8 +1,10 @@
 /**
- * Completing a transaction on a database handle that counts the statements it sends, for the
- * tests that bound the queries of a completion (a sale, a repair payment).
+ * Database handles that count the statements they send: completing a transaction, for the
+ * tests that bound the queries of a completion (a sale, a repair payment), and any read.
  */
+import type { Kysely } from "kysely";
 import type { Actor } from "../../app/actor.ts";
+import type { Database } from "../../app/db/database.ts";
 import { completeTransaction } from "../../app/pos/complete_transaction.ts";
 import { assertEquals } from "./assert.ts";
 import type { TestApp, TestUser } from "./test_app.ts";
@@ -32,4 +34,22 @@ export async function completeCountingQueries(
   const done = await completeTransaction({ ...t.deps, db }, actor, transactionId, undefined);
   assertEquals(done.status, "complete");
   return counter.queries;
+}
+
+/**
+ * `db`, counting the statements run through it: counted as results, since `transformQuery`
+ * also sees statements compiled and not run (a memoized list's parts).
+ */
+export function countingStatements(
+  db: Kysely<Database>,
+): { db: Kysely<Database>; count(): number } {
+  let statements = 0;
+  const counted = db.withPlugin({
+    transformQuery: (args) => args.node,
+    transformResult(args) {
+      statements++;
+      return Promise.resolve(args.result);
+    },
+  });
+  return { db: counted, count: () => statements };
 }

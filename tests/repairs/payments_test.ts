@@ -3,7 +3,7 @@
  * balanceDue through payments, refunds and voids, overpayment, cancelled and deleted tickets, and
  * the query count of completing a repair payment next to a sale's.
  */
-import { completeCountingQueries } from "../_helpers/query_count.ts";
+import { completeCountingQueries, countingStatements } from "../_helpers/query_count.ts";
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
 import { listTicketsJson } from "../../app/repairs/tickets.ts";
@@ -178,17 +178,9 @@ async function ticketEverywhere(id: string) {
 Deno.test("a page of tickets is read in one statement, money figures included", async () => {
   const tickets = [await billedTicket("intake"), await billedTicket("intake")];
   await payAndComplete(t, u, await startPayment(t, u, locationId, tickets[0]!.id));
-  const counter = { queries: 0 };
-  const db = t.deps.db.withPlugin({
-    transformQuery: (args) => args.node,
-    // Once per statement run (building the statement may transform several queries).
-    transformResult(args) {
-      counter.queries++;
-      return Promise.resolve(args.result);
-    },
-  });
-  const page = await listTicketsJson({ db }, ticketListQuery.parse({ limit: "100" }));
-  assertEquals(counter.queries, 1);
+  const counted = countingStatements(t.deps.db);
+  const page = await listTicketsJson({ db: counted.db }, ticketListQuery.parse({ limit: "100" }));
+  assertEquals(counted.count(), 1);
   const paid = page.data.filter((x) => tickets.some((k) => k.id === x.id)).map((x) => x.amountPaid);
   assertEquals(paid.sort(), ["0.00", "70.00"]);
 });

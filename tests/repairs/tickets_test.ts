@@ -1,4 +1,5 @@
 /** Repair tickets over HTTP: create, read, change, soft delete, lists, filters, search, access. */
+import { countingStatements } from "../_helpers/query_count.ts";
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
 import { listTickets } from "../../app/repairs/tickets_repo.ts";
@@ -265,17 +266,9 @@ Deno.test("list pages: totals of full pages, of the last page and past the end, 
   assert(pages.every((p) => p.pagination.totalExact));
   // One statement a page; a page past the end counts apart.
   const statements = async (query: Record<string, unknown>) => {
-    const counter = { n: 0 };
-    // Counted as results (transformQuery also sees statements compiled and not run).
-    const db = t.deps.db.withPlugin({
-      transformQuery: (args) => args.node,
-      transformResult(args) {
-        counter.n++;
-        return Promise.resolve(args.result);
-      },
-    });
-    await listTickets(db, ticketListQuery.parse({ accountId: account.id, ...query }));
-    return counter.n;
+    const counted = countingStatements(t.deps.db);
+    await listTickets(counted.db, ticketListQuery.parse({ accountId: account.id, ...query }));
+    return counted.count();
   };
   assertEquals(await statements({}), 1);
   assertEquals(await statements({ limit: "3" }), 1);
