@@ -32,14 +32,14 @@ export function repairTicketPort(deps: PortDeps): RepairTicketPort {
     findTicketAccountId: async (trx, ticketId) => (await findTicket(trx, ticketId))?.accountId,
 
     async paymentLines(trx, ticketId) {
+      // The view carries the amount paid so far, read in the same statement as the ticket.
       const ticket = await findTicket(trx, ticketId);
       if (!ticket) throw missing(ticketId);
       const lines = await listAllLineItems(trx, ticketId);
-      const paid = await amountPaidCents(trx, ticketId);
       return repairPaymentLines(
         ticket.ticketNumber,
         lines.map((l) => ({ ...l, unitPriceCents: parseMoney(l.unitPrice) })),
-        paid,
+        parseMoney(ticket.amountPaid),
       );
     },
 

@@ -50,7 +50,6 @@ export interface TicketRecord {
   updatedAt: string;
 }
 
-/** A ticket with its account's name (what reads and lists return). */
 /**
  * A ticket as read for the API: its row, its account's name and the amount paid on it (from
  * the POS, `selectRepairAmountPaid`), all in the statement that reads the ticket.

@@ -15,25 +15,21 @@ export async function completeCountingQueries(
   cashier: TestUser,
   transactionId: string,
 ): Promise<number> {
-  const counter = { queries: 0 };
-  const db = t.deps.db.withPlugin({
-    transformQuery(args) {
-      counter.queries++;
-      return args.node;
-    },
-    transformResult(args) {
-      return Promise.resolve(args.result);
-    },
-  });
+  const counted = countingStatements(t.deps.db);
   const actor: Actor = {
     userId: cashier.id,
     email: cashier.email,
     kind: "access",
     permissions: new Set(["pos.edit", "pos.view"]),
   };
-  const done = await completeTransaction({ ...t.deps, db }, actor, transactionId, undefined);
+  const done = await completeTransaction(
+    { ...t.deps, db: counted.db },
+    actor,
+    transactionId,
+    undefined,
+  );
   assertEquals(done.status, "complete");
-  return counter.queries;
+  return counted.count();
 }
 
 /**
