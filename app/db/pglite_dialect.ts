@@ -7,6 +7,7 @@
  */
 import type { PGlite } from "@electric-sql/pglite";
 import {
+  type CompiledQuery,
   type DatabaseConnection,
   type DialectAdapter,
   type Driver,
@@ -16,6 +17,7 @@ import {
   type QueryCompiler,
   type TransactionSettings,
 } from "kysely";
+import { PreparedStatements } from "./pglite_statements.ts";
 
 class ConnectionMutex {
   #tail: Promise<void> = Promise.resolve();
@@ -47,10 +49,13 @@ class SerializedDriver implements Driver {
   readonly #mutex = new ConnectionMutex();
   readonly #releases: Array<() => void> = [];
   readonly #pglite: PGlite | undefined;
+  readonly #statements: PreparedStatements | undefined;
+  readonly #withStatements = new WeakSet<DatabaseConnection>();
 
   constructor(inner: Driver, pglite: PGlite | undefined) {
     this.#inner = inner;
     this.#pglite = pglite;
+    this.#statements = pglite && new PreparedStatements(pglite);
   }
 
   init(): Promise<void> {
@@ -62,7 +67,19 @@ class SerializedDriver implements Driver {
     this.#releases.push(release);
     const connection = await this.#inner.acquireConnection();
     if (this.#pglite) Object.defineProperty(connection, PGLITE, { value: this.#pglite });
+    this.#runStatementsPrepared(connection);
     return connection;
+  }
+
+  /** The connection's queries go through the statement cache (pglite_statements.ts). */
+  #runStatementsPrepared(connection: DatabaseConnection): void {
+    const statements = this.#statements;
+    if (!statements || this.#withStatements.has(connection)) return;
+    this.#withStatements.add(connection);
+    const unprepared = connection.executeQuery.bind(connection);
+    Object.defineProperty(connection, "executeQuery", {
+      value: (query: CompiledQuery) => statements.execute(query, unprepared),
+    });
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -76,10 +93,12 @@ class SerializedDriver implements Driver {
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#statements?.forgetPlanMode();
     return this.#inner.commitTransaction(connection);
   }
 
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#statements?.forgetPlanMode();
     return this.#inner.rollbackTransaction(connection);
   }
 
@@ -96,6 +115,7 @@ class SerializedDriver implements Driver {
     name: string,
     compile: QueryCompiler["compileQuery"],
   ): Promise<void> {
+    this.#statements?.forgetPlanMode();
     return this.#inner.rollbackToSavepoint!(connection, name, compile);
   }
 
