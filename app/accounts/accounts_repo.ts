@@ -4,7 +4,7 @@ import type { Database, Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
 import { newShapeMemo, paginateByShape } from "../db/pagination.ts";
 import { isoString, softDeleteById, touchedAny } from "../db/rows.ts";
-import { containsText, containsTextBinding } from "../db/contains_text.ts";
+import { containsText, containsTextBinding, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import type { AddressJson } from "../db/column_types.ts";
 import type { AccountTable } from "./accounts_tables.ts";
@@ -164,10 +164,12 @@ function accountListBase(db: Db, q: string | undefined) {
     query = query.where(
       "a.id",
       "in",
-      db.selectFrom("accounts").select("accounts.id").where(containsText("accounts.search", q))
+      db.selectFrom("accounts").select("accounts.id").where(
+        containsText("accounts.search", q, LOWERED),
+      )
         .unionAll(
           db.selectFrom("members").select("members.account_id as id")
-            .where(containsText("members.search", q)),
+            .where(containsText("members.search", q, LOWERED)),
         ),
     );
   }
@@ -178,7 +180,7 @@ function accountListBase(db: Db, q: string | undefined) {
 const accountListSql = newShapeMemo();
 
 export function listAccounts(db: Db, params: ListParams) {
-  const search = params.q ? containsTextBinding(params.q) : undefined;
+  const search = params.q ? containsTextBinding(params.q, LOWERED) : undefined;
   return paginateByShape(
     db,
     accountListSql,

@@ -14,6 +14,14 @@
  * which the planner cannot match to the index, so it stays a filter instead of adding its
  * trigrams back). Every row matching q contains each of its words, so the result is exactly
  * the rows matching q.
+ *
+ * ILIKE lowers both sides on every row it checks, half of a search's time in the rechecks of
+ * its matches (measured on the embedded engine: 1.14 ms against 0.47 ms with LIKE for 480
+ * matches checked against three patterns). Most searched columns hold lowered text already
+ * (`search` columns generated as `lower(...)`, `lower(name)` expressions), so for those
+ * (`{ lowered: true }`) a q written in ASCII is lowered here and matched with LIKE: the same
+ * rows, as `lower()` maps A–Z to a–z (in every locale but a Turkish one) and `lower(lower(x))`
+ * is `lower(x)`. Any other q keeps ILIKE, whose `lower()` is the database's own.
  */
 import { type Expression, type RawBuilder, sql, type SqlBool } from "kysely";
 import { likePattern } from "../schemas.ts";
@@ -23,29 +31,61 @@ const MIN_INDEXED_WORD = 3;
 /** More words add trigrams the index must intersect with little left to narrow. */
 const MAX_INDEXED_WORDS = 4;
 
+export interface ContainsTextOptions {
+  /** The target is lowered text (`lower(...)`): an ASCII q is matched with LIKE (see above). */
+  lowered?: boolean;
+}
+
+/** The options of a target holding lowered text. */
+export const LOWERED: ContainsTextOptions = Object.freeze({ lowered: true });
+
+/** Printable ASCII (anything else keeps ILIKE). */
+const ASCII = /^[ -~]*$/;
+
+/** LIKE on lowered q, when the target is lowered text and q is ASCII; ILIKE on q otherwise. */
+function matching(q: string, options: ContainsTextOptions | undefined) {
+  return options?.lowered && ASCII.test(q)
+    ? { like: true, text: q.toLowerCase() }
+    : { like: false, text: q };
+}
+
 /**
  * `target` contains `q`, case-insensitively (see above). `target` is a trusted column reference
  * (`"rt.search"`) or an expression (`sql\`price::text\``).
  */
-export function containsText(target: string | Expression<unknown>, q: string): RawBuilder<SqlBool> {
+export function containsText(
+  target: string | Expression<unknown>,
+  q: string,
+  options?: ContainsTextOptions,
+): RawBuilder<SqlBool> {
   const ref = typeof target === "string" ? sql.ref(target) : target;
+  const operator = sql.raw(matching(q, options).like ? "LIKE" : "ILIKE");
   // The patterns in the order they are bound: the words' (if any), then the exact one.
-  const patterns = containsTextBinding(q).values;
+  const patterns = containsTextBinding(q, options).values;
   const exact = patterns.pop()!;
-  if (patterns.length === 0) return sql<SqlBool>`${ref} ILIKE ${exact}`;
-  const indexed = patterns.map((pattern) => sql`${ref} ILIKE ${pattern}`);
-  return sql<SqlBool>`(${sql.join(indexed, sql` AND `)} AND (${ref} || '') ILIKE ${exact})`;
+  if (patterns.length === 0) return sql<SqlBool>`${ref} ${operator} ${exact}`;
+  const indexed = patterns.map((pattern) => sql`${ref} ${operator} ${pattern}`);
+  return sql<SqlBool>`(${sql.join(indexed, sql` AND `)} AND (${ref} || '') ${operator} ${exact})`;
 }
 
 /**
- * What `containsText(column, q)` binds, in order (the indexed words' patterns, then q's), and a
- * key that tells its SQL text apart (the number of indexed words), for the lists that compile
- * each shape once (`listShape`). containsText builds its SQL from these same values.
+ * What `containsText(column, q, options)` binds, in order (the indexed words' patterns, then
+ * q's), and a key that tells its SQL text apart (the number of indexed words, and `l` for
+ * LIKE), for the lists that compile each shape once (`listShape`). containsText builds its SQL
+ * from these same values.
  */
-export function containsTextBinding(q: string): { key: string; values: string[] } {
+export function containsTextBinding(
+  q: string,
+  options?: ContainsTextOptions,
+): { key: string; values: string[] } {
+  const { like, text } = matching(q, options);
   const words = indexedWords(q);
-  if (!words) return { key: "0", values: [likePattern(q)] };
-  return { key: String(words.length), values: [...words.map(likePattern), likePattern(q)] };
+  const operatorKey = like ? "l" : "";
+  if (!words) return { key: `0${operatorKey}`, values: [likePattern(text)] };
+  return {
+    key: `${words.length}${operatorKey}`,
+    values: [...words.map(likePattern), likePattern(text)],
+  };
 }
 
 /**

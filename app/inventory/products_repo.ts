@@ -7,7 +7,7 @@ import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { listShape, newShapeMemo, paginate, paginateByShape } from "../db/pagination.ts";
 import { columnsWithPrefix, isoString, selectWithPrefix, softDeleteById } from "../db/rows.ts";
-import { containsText, containsTextBinding } from "../db/contains_text.ts";
+import { containsText, containsTextBinding, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import type { ProductType } from "../../domain/inventory/products.ts";
 import type { ProductTable, TaxCategory } from "./inventory_tables.ts";
@@ -105,13 +105,13 @@ export interface ProductFilters {
 }
 
 /**
- * The product list as one query. `q` is an ILIKE over the generated `search_text` column
+ * The product list as one query. `q` is matched in the generated, lowered `search_text` column
  * (name, sku, upc), which the partial GIN trigram index `products_search_trgm_idx` serves.
  */
 export function productListQuery(db: Db, params: ListParams & ProductFilters) {
   let query = db.selectFrom("products").select(productColumns)
     .where("products.deleted_at", "is", null);
-  if (params.q) query = query.where(containsText("products.search_text", params.q));
+  if (params.q) query = query.where(containsText("products.search_text", params.q, LOWERED));
   if (params.categoryId) query = query.where("products.category_id", "=", params.categoryId);
   if (params.type) query = query.where("products.type", "=", params.type);
   if (params.lowStock !== undefined) {
@@ -144,7 +144,7 @@ export const productListSql = newShapeMemo();
 
 export function listProducts(db: Db, params: ListParams & ProductFilters) {
   // The parameters `productListQuery` binds, in order, and what decides its SQL text.
-  const search = params.q ? containsTextBinding(params.q) : undefined;
+  const search = params.q ? containsTextBinding(params.q, LOWERED) : undefined;
   const { shape, values } = listShape([
     [`q${search?.key}`, search?.values],
     ["c", params.categoryId && [params.categoryId]],

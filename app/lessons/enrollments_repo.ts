@@ -10,7 +10,7 @@ import type { GenerationEnrollment } from "../../domain/lessons/session_generati
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
-import { containsText } from "../db/contains_text.ts";
+import { containsText, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import type { Enrollment } from "./lesson_schemas.ts";
 
@@ -71,7 +71,9 @@ export function listEnrollments(
 ) {
   let query = enrollmentQuery(db);
   if (params.q) {
-    query = query.where(containsText(sql`lower(m.first_name || ' ' || m.last_name)`, params.q));
+    query = query.where(
+      containsText(sql`lower(m.first_name || ' ' || m.last_name)`, params.q, LOWERED),
+    );
   }
   if (params.memberId) query = query.where("e.member_id", "=", params.memberId);
   if (params.slotId) query = query.where("e.slot_id", "=", params.slotId);

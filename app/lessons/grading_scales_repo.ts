@@ -3,7 +3,7 @@ import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, hasRow, isoString, touchedAny } from "../db/rows.ts";
-import { containsText } from "../db/contains_text.ts";
+import { containsText, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import type { GradeLevel, GradingScale } from "./lesson_schemas.ts";
 import type { GradingScaleLevelTable, GradingScaleTable } from "./lessons_tables.ts";
@@ -47,7 +47,7 @@ function toScale(row: Selectable<GradingScaleTable>, levels: GradeLevel[]): Grad
 
 export async function listGradingScales(db: Db, params: ListParams) {
   let query = db.selectFrom("grading_scales").selectAll();
-  if (params.q) query = query.where(containsText(sql`lower(name)`, params.q));
+  if (params.q) query = query.where(containsText(sql`lower(name)`, params.q, LOWERED));
   const page = await paginate(query, params, {
     sortColumns: { name: "name", createdAt: "created_at" },
     tieBreaker: "id",

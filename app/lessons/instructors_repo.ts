@@ -3,7 +3,7 @@ import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
-import { containsText } from "../db/contains_text.ts";
+import { containsText, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import type { Instructor } from "./lesson_schemas.ts";
 import type { InstructorTable } from "./lessons_tables.ts";
@@ -30,7 +30,7 @@ export function listInstructors(
   params: ListParams & { isActive?: boolean; userId?: string },
 ) {
   let query = db.selectFrom("instructors").selectAll();
-  if (params.q) query = query.where(containsText(instructorSearch, params.q));
+  if (params.q) query = query.where(containsText(instructorSearch, params.q, LOWERED));
   if (params.isActive !== undefined) query = query.where("is_active", "=", params.isActive);
   if (params.userId) query = query.where("user_id", "=", params.userId);
   return paginate(query, params, {

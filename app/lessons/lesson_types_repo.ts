@@ -3,7 +3,7 @@ import { type Selectable, sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
-import { containsText } from "../db/contains_text.ts";
+import { containsText, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import type { LessonType, RatePresets } from "./lesson_schemas.ts";
 import type { LessonTypeTable } from "./lessons_tables.ts";
@@ -41,7 +41,7 @@ function toLessonType(row: Selectable<LessonTypeTable>): LessonType {
 
 export function listLessonTypes(db: Db, params: ListParams) {
   let query = db.selectFrom("lesson_types").selectAll();
-  if (params.q) query = query.where(containsText(sql`lower(name)`, params.q));
+  if (params.q) query = query.where(containsText(sql`lower(name)`, params.q, LOWERED));
   return paginate(query, params, {
     sortColumns: { name: "name", durationMinutes: "duration_minutes", createdAt: "created_at" },
     tieBreaker: "id",

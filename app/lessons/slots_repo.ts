@@ -6,7 +6,7 @@ import type { SlotTimes } from "../../domain/lessons/slot_overlap.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString, touchedAny } from "../db/rows.ts";
-import { containsText } from "../db/contains_text.ts";
+import { containsText, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import type { RatePresets, Slot } from "./lesson_schemas.ts";
 import { rateColumns, ratePresetsOf } from "./lesson_types_repo.ts";
@@ -83,8 +83,9 @@ export function listSlots(
         containsText(
           sql`lower(i.first_name || ' ' || i.last_name || ' ' || coalesce(i.email, ''))`,
           q,
+          LOWERED,
         ),
-        containsText(sql`lower(t.name)`, q),
+        containsText(sql`lower(t.name)`, q, LOWERED),
       ])
     );
   }

@@ -13,7 +13,7 @@ import { isAnyOf } from "../db/any_of.ts";
 import type { Database, Db } from "../db/database.ts";
 import { listShape, newShapeMemo, type Page, paginateByIds } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
-import { containsText, containsTextBinding } from "../db/contains_text.ts";
+import { containsText, containsTextBinding, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 
 export interface RentalRecord {
@@ -266,9 +266,13 @@ export async function listRentals(
   params: ListParams & RentalFilters,
 ): Promise<Page<RentalView>> {
   // The parameters `rentalIds` binds, in order, and what decides its SQL text.
-  const search = params.q ? containsTextBinding(params.q) : undefined;
+  const byText = params.q ? containsTextBinding(params.q) : undefined;
+  const byLowered = params.q ? containsTextBinding(params.q, LOWERED) : undefined;
   const { shape, values } = listShape([
-    [`q${search?.key}`, search && [...search.values, ...search.values, ...search.values]],
+    [
+      `q${byText?.key}${byLowered?.key}`,
+      byText && byLowered && [...byText.values, ...byLowered.values, ...byText.values],
+    ],
     ["s", params.status && [params.status]],
     ["a", params.accountId && [params.accountId]],
     ["m", params.memberId && [params.memberId]],
@@ -302,7 +306,7 @@ function rentalIds(db: Db, params: ListParams & RentalFilters) {
     // (app/db/any_of.ts): a semi-join would scan the rentals.
     const q = params.q;
     const accounts = db.selectFrom("accounts").select("id").where(containsText("name", q));
-    const members = db.selectFrom("members").select("id").where(containsText("search", q));
+    const members = db.selectFrom("members").select("id").where(containsText("search", q, LOWERED));
     const units = db.selectFrom("units").select("id").where(containsText("serial_number", q));
     ids = ids.where((eb) =>
       eb.or([

@@ -7,7 +7,7 @@
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { RepairStatus } from "../../domain/repairs/status_machine.ts";
 import { isAnyOf } from "../db/any_of.ts";
-import { containsText, containsTextBinding } from "../db/contains_text.ts";
+import { containsText, containsTextBinding, LOWERED } from "../db/contains_text.ts";
 import type { Database, Db } from "../db/database.ts";
 import { listShape, newShapeMemo, type Page, paginateByIds } from "../db/pagination.ts";
 import { isoString, isoStringOrNull, touchedAny } from "../db/rows.ts";
@@ -250,9 +250,13 @@ export async function listTickets(
   params: ListParams & TicketFilters,
 ): Promise<Page<TicketView>> {
   // The parameters `ticketIds` binds, in order, and what decides its SQL text.
-  const search = params.q ? containsTextBinding(params.q) : undefined;
+  const byName = params.q ? containsTextBinding(params.q) : undefined;
+  const bySearch = params.q ? containsTextBinding(params.q, LOWERED) : undefined;
   const { shape, values } = listShape([
-    [`q${search?.key}`, search && [...search.values, ...search.values]],
+    [
+      `q${byName?.key}${bySearch?.key}`,
+      byName && bySearch && [...byName.values, ...bySearch.values],
+    ],
     ["s", params.status && [params.status]],
     ["a", params.accountId && [params.accountId]],
     ["b", params.batchId && [params.batchId]],
@@ -291,7 +295,7 @@ function ticketIds(db: Db, params: ListParams & TicketFilters) {
     const accountIds = db.selectFrom("accounts as a2").select("a2.id")
       .where(containsText("a2.name", q));
     ids = ids.where((eb) =>
-      eb.or([containsText("rt.search", q), isAnyOf("rt.account_id", accountIds)])
+      eb.or([containsText("rt.search", q, LOWERED), isAnyOf("rt.account_id", accountIds)])
     );
   }
   if (params.status) ids = ids.where("rt.status", "=", params.status);

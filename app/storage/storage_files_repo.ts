@@ -2,7 +2,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { type Page, paginate } from "../db/pagination.ts";
-import { containsText } from "../db/contains_text.ts";
+import { containsText, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import { type StorageFileRecord, toStorageFile } from "./access_repo.ts";
 
@@ -25,7 +25,7 @@ export function listFilesInFolder(
 ): Promise<Page<StorageFileRecord>> {
   let query = db.selectFrom("storage_files").select(fileColumns).where("folder_id", "=", folderId);
   if (params.q) {
-    query = query.where(containsText(sql`lower(name)`, params.q));
+    query = query.where(containsText(sql`lower(name)`, params.q, LOWERED));
   }
   return paginate(query, params, {
     sortColumns: { name: "name", createdAt: "created_at", size: "size" },

@@ -11,7 +11,7 @@ import { effectiveLevel, type VaultLevel } from "../../domain/vault/access.ts";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
-import { containsText } from "../db/contains_text.ts";
+import { containsText, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import type { VaultCategory } from "./vault_schemas.ts";
 import type { VaultCategoryTable } from "./vault_tables.ts";
@@ -70,7 +70,7 @@ function visibleCategories(db: Db, viewer: VaultViewer) {
 export function listVisibleCategories(db: Db, viewer: VaultViewer, params: ListParams) {
   let query = visibleCategories(db, viewer);
   if (params.q) {
-    query = query.where(containsText(sql`lower(c.name)`, params.q));
+    query = query.where(containsText(sql`lower(c.name)`, params.q, LOWERED));
   }
   return paginate(query, params, {
     sortColumns: { name: "c.name", createdAt: "c.created_at" },

@@ -12,7 +12,7 @@ import type { KeyedQuery } from "../db/compiled.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
-import { containsText } from "../db/contains_text.ts";
+import { containsText, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import { grantedRanks, visibleTo } from "./categories_repo.ts";
 import type { VaultEntry } from "./vault_schemas.ts";
@@ -82,7 +82,7 @@ export function listVisibleEntries(
 ) {
   let query = visibleEntries(db, viewer).select(ENTRY_COLUMNS);
   if (params.categoryId) query = query.where("e.category_id", "=", params.categoryId);
-  if (params.q) query = query.where(containsText("e.search", params.q));
+  if (params.q) query = query.where(containsText("e.search", params.q, LOWERED));
   return paginate(query, params, {
     sortColumns: { name: "e.name", createdAt: "e.created_at", updatedAt: "e.updated_at" },
     tieBreaker: "e.id",

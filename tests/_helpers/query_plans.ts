@@ -118,7 +118,7 @@ export async function customPlan(db: Kysely<Database>, query: CompiledQuery): Pr
 /**
  * The plan a list's search keeps (PageOptions.planOnce): the page query `run` sends must be
  * marked to be planned once, and its generic plan is returned (checked to be one: it names
- * its parameters, `ILIKE $1`, where a custom plan shows the values).
+ * its parameters, `ILIKE $1` or `LIKE $1`, where a custom plan shows the values).
  */
 export async function keptPlanOf(
   traced: TracingDatabase,
@@ -127,7 +127,8 @@ export async function keptPlanOf(
   const query = await traced.listQueryOf(run);
   if (!isPlannedOnce(query.sql)) throw new Error(`Not planned once: ${query.sql}`);
   const plan = await genericPlan(traced.db, query);
-  if (!/~~\* \$\d/.test(plan)) throw new Error(`Not a generic plan:\n${plan}`);
+  // A pattern still a parameter (LIKE `~~` or ILIKE `~~*`): the plan was made for no value.
+  if (!/~~\*? \$\d/.test(plan)) throw new Error(`Not a generic plan:\n${plan}`);
   return plan;
 }
 

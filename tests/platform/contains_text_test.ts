@@ -6,8 +6,30 @@
 import fc from "fast-check";
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { createTestDatabase, sql } from "../_helpers/test_db.ts";
-import { containsText, containsTextBinding, indexedWords } from "../../app/db/contains_text.ts";
+import {
+  containsText,
+  containsTextBinding,
+  indexedWords,
+  LOWERED,
+} from "../../app/db/contains_text.ts";
 import { likePattern } from "../../app/schemas.ts";
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+} from "kysely";
+
+/** Compiles without a database, to read the SQL containsText writes. */
+const probeCompiler = new Kysely<unknown>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
 
 Deno.test("indexedWords: the long words of q, longest first; none when q is one word", () => {
   assertEquals(indexedWords("sn-0914218"), ["0914218"]);
@@ -24,6 +46,18 @@ Deno.test("indexedWords: the long words of q, longest first; none when q is one 
     key: "1",
     values: ["%0914%", "%sn-0914\\_18%"],
   });
+  // On lowered text, an ASCII q is lowered for LIKE; any other keeps ILIKE.
+  assertEquals(containsTextBinding("SN-0914_18", LOWERED), {
+    key: "1l",
+    values: ["%0914%", "%sn-0914\\_18%"],
+  });
+  assertEquals(containsTextBinding("Violin", LOWERED), { key: "0l", values: ["%violin%"] });
+  assertEquals(containsTextBinding("Müller", LOWERED), { key: "0", values: ["%Müller%"] });
+  assertEquals(
+    containsText("lowered", "Violin", LOWERED).compile(probeCompiler).sql,
+    `"lowered" LIKE $1`,
+  );
+  assertEquals(containsText("t", "Violin").compile(probeCompiler).sql, `"t" ILIKE $1`);
 });
 
 /** Texts like the ones searched: serials, ticket numbers, names, emails, odd characters. */
@@ -49,9 +83,12 @@ Deno.test("containsText finds exactly the rows of ILIKE '%q%', for any q", async
   const t = await createTestDatabase();
   try {
     const db = t.db;
-    await sql`CREATE TABLE contains_text_probe (id int PRIMARY KEY, t text)`.execute(db);
+    await sql`CREATE TABLE contains_text_probe (id int PRIMARY KEY, t text,
+      lowered text GENERATED ALWAYS AS (lower(t)) STORED)`.execute(db);
     await sql`CREATE INDEX contains_text_probe_trgm ON contains_text_probe
       USING gin (t gin_trgm_ops)`.execute(db);
+    await sql`CREATE INDEX contains_text_probe_lowered_trgm ON contains_text_probe
+      USING gin (lowered gin_trgm_ops)`.execute(db);
     const rows = [...TEXTS, null].map((text, id) => sql`(${id}, ${text})`);
     await sql`INSERT INTO contains_text_probe (id, t) VALUES ${sql.join(rows)}`.execute(db);
     const ids = async (where: ReturnType<typeof sql>) =>
@@ -60,6 +97,8 @@ Deno.test("containsText finds exactly the rows of ILIKE '%q%', for any q", async
     const check = async (q: string) => {
       const expected = await ids(sql`t ILIKE ${likePattern(q)}`);
       assertEquals(await ids(containsText("t", q)), expected, JSON.stringify(q));
+      // On lowered text (LIKE when q is ASCII): the same rows.
+      assertEquals(await ids(containsText("lowered", q, LOWERED)), expected, JSON.stringify(q));
       return expected.length;
     };
     // Known cases: a separator and short word that must still match as typed.
