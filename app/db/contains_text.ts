@@ -59,13 +59,42 @@ export function containsText(
   options?: ContainsTextOptions,
 ): RawBuilder<SqlBool> {
   const ref = typeof target === "string" ? sql.ref(target) : target;
-  const operator = sql.raw(matching(q, options).like ? "LIKE" : "ILIKE");
+  const operator = sql.raw(operatorOf(q, options));
   // The patterns in the order they are bound: the words' (if any), then the exact one.
   const patterns = containsTextBinding(q, options).values;
-  const exact = patterns.pop()!;
-  if (patterns.length === 0) return sql<SqlBool>`${ref} ${operator} ${exact}`;
-  const indexed = patterns.map((pattern) => sql`${ref} ${operator} ${pattern}`);
-  return sql<SqlBool>`(${sql.join(indexed, sql` AND `)} AND (${ref} || '') ${operator} ${exact})`;
+  const conditions = patterns.map((pattern, i) =>
+    sql`${isFiltered(i, patterns.length) ? sql`(${ref} || '')` : ref} ${operator} ${pattern}`
+  );
+  return sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
+}
+
+/**
+ * containsText for hand-written SQL: the condition on `target` (trusted SQL text) with its
+ * patterns as `$firstParameter`, `$firstParameter + 1`..., and the values to bind there.
+ */
+export function containsTextSql(
+  target: string,
+  q: string,
+  firstParameter: number,
+  options?: ContainsTextOptions,
+): { sql: string; values: string[] } {
+  const operator = operatorOf(q, options);
+  const { values } = containsTextBinding(q, options);
+  const conditions = values.map((_, i) =>
+    `${isFiltered(i, values.length) ? `(${target} || '')` : target} ${operator} $${
+      firstParameter + i
+    }`
+  );
+  return { sql: `(${conditions.join(" AND ")})`, values };
+}
+
+function operatorOf(q: string, options: ContainsTextOptions | undefined): "LIKE" | "ILIKE" {
+  return matching(q, options).like ? "LIKE" : "ILIKE";
+}
+
+/** Whether pattern `i` of `count` is q's whole pattern after the words': a filter, not indexed. */
+function isFiltered(i: number, count: number): boolean {
+  return count > 1 && i === count - 1;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { ChainFacts } from "../../domain/storage/levels.ts";
 import type { Db } from "../db/database.ts";
 import { EXACT_TOTAL_CAP } from "../db/pagination.ts";
 import { isoString } from "../db/rows.ts";
-import { likePattern } from "../schemas.ts";
+import { containsTextSql, LOWERED } from "../db/contains_text.ts";
 import type { FolderListParams } from "./storage_schemas.ts";
 
 export interface FolderRecord {
@@ -185,15 +185,23 @@ const CHILD_SORT: Record<FolderListParams["sort"], string> = {
   createdAt: "m.created_at",
 };
 
+/** Where the children statement binds the name's patterns when there is a `q`. */
+const NAME_PATTERNS_FROM = 5;
+
 /**
  * The children statement of one shape: $1 the parent (null for the root), $2 the caller,
- * $3/$4 limit and offset, $5 the name pattern when there is a `q`.
+ * $3/$4 limit and offset, then the name's patterns when there is a `q` (`nameMatch`).
  */
-function childrenSql(root: boolean, params: FolderListParams, everything: boolean): string {
+function childrenSql(
+  root: boolean,
+  params: FolderListParams,
+  everything: boolean,
+  nameMatch: string | undefined,
+): string {
   const direction = params.order === "desc" ? "DESC" : "ASC";
   const order = `${CHILD_SORT[params.sort]} ${direction}, m.id ${direction}`;
   const filters = [root ? "f.parent_id IS NULL" : "f.parent_id = $1"];
-  if (params.q) filters.push("lower(f.name) LIKE $5");
+  if (nameMatch) filters.push(nameMatch);
   if (root && !everything) {
     filters.push(`(f.is_public OR EXISTS (SELECT 1 FROM storage_folder_permissions g
       WHERE g.folder_id = f.id AND ${TO_CALLER}))`);
@@ -232,14 +240,17 @@ export async function listChildFolders(
   everything: boolean,
 ): Promise<ChildrenPage> {
   const parameters: unknown[] = [parentId, userId, params.limit, (params.page - 1) * params.limit];
-  if (params.q) parameters.push(likePattern(params.q.toLowerCase()));
+  const name = params.q
+    ? containsTextSql("lower(f.name)", params.q, NAME_PATTERNS_FROM, LOWERED)
+    : undefined;
+  if (name) parameters.push(...name.values);
   const rows = await run<
     ChainFactsRow & Partial<FolderRow> & {
       parent_found: boolean;
       total: number | string;
       own_levels: string[] | null;
     }
-  >(db, childrenSql(parentId === null, params, everything), parameters);
+  >(db, childrenSql(parentId === null, params, everything, name?.sql), parameters);
   const first = rows[0]!;
   return {
     parentFound: parentId === null || first.parent_found,

@@ -9,11 +9,13 @@ import { createTestDatabase, sql } from "../_helpers/test_db.ts";
 import {
   containsText,
   containsTextBinding,
+  containsTextSql,
   indexedWords,
   LOWERED,
 } from "../../app/db/contains_text.ts";
 import { likePattern } from "../../app/schemas.ts";
 import {
+  CompiledQuery,
   DummyDriver,
   Kysely,
   PostgresAdapter,
@@ -55,9 +57,13 @@ Deno.test("indexedWords: the long words of q, longest first; none when q is one 
   assertEquals(containsTextBinding("Müller", LOWERED), { key: "0", values: ["%Müller%"] });
   assertEquals(
     containsText("lowered", "Violin", LOWERED).compile(probeCompiler).sql,
-    `"lowered" LIKE $1`,
+    `("lowered" LIKE $1)`,
   );
-  assertEquals(containsText("t", "Violin").compile(probeCompiler).sql, `"t" ILIKE $1`);
+  assertEquals(containsText("t", "Violin").compile(probeCompiler).sql, `("t" ILIKE $1)`);
+  assertEquals(containsTextSql("lower(name)", "Red Violin", 5, LOWERED), {
+    sql: "(lower(name) LIKE $5 AND lower(name) LIKE $6 AND (lower(name) || '') LIKE $7)",
+    values: ["%violin%", "%red%", "%red violin%"],
+  });
 });
 
 /** Texts like the ones searched: serials, ticket numbers, names, emails, odd characters. */
@@ -99,6 +105,13 @@ Deno.test("containsText finds exactly the rows of ILIKE '%q%', for any q", async
       assertEquals(await ids(containsText("t", q)), expected, JSON.stringify(q));
       // On lowered text (LIKE when q is ASCII): the same rows.
       assertEquals(await ids(containsText("lowered", q, LOWERED)), expected, JSON.stringify(q));
+      // Hand-written SQL (containsTextSql), its patterns bound from $2 on.
+      const written = containsTextSql("lowered", q, 2, LOWERED);
+      const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(
+        `SELECT id FROM contains_text_probe WHERE id >= $1 AND ${written.sql} ORDER BY id`,
+        [0, ...written.values],
+      ));
+      assertEquals(rows.map((row) => row.id), expected, JSON.stringify(q));
       return expected.length;
     };
     // Known cases: a separator and short word that must still match as typed.
