@@ -40,6 +40,22 @@ Deno.test("embedded statements: DML is prepared once per text and runs with its 
     await sql`CREATE TABLE items (id int PRIMARY KEY, name text, seen_at timestamptz,
       tags text[], data jsonb, ok boolean)`.execute(db);
     const at = new Date("2026-11-29T10:00:00.000Z");
+    // Text in every width UTF-8 has, nulls, numbers of each kind, a date, several commands.
+    const { rows: odd } = await sql<Record<string, unknown>>`
+      SELECT 'Çelik Müzik 🎸 ü' AS text, NULL::text AS nothing, 9007199254740991::int8 AS big,
+        12.50::numeric AS money, DATE '2026-11-29' AS day, 3::int2 AS small, true AS yes,
+        ARRAY[1, NULL, 3] AS list, '' AS empty`.execute(db);
+    assertEquals(odd, [{
+      text: "Çelik Müzik 🎸 ü",
+      nothing: null,
+      big: 9007199254740991,
+      money: "12.50",
+      day: "2026-11-29",
+      small: 3,
+      yes: true,
+      list: [1, null, 3],
+      empty: "",
+    }]);
     for (let id = 1; id <= 3; id++) {
       await db.insertInto("items").values({
         id,
@@ -115,6 +131,22 @@ Deno.test("embedded statements: errors are PostgreSQL's, and the session goes on
     await db.insertInto("u").values({ id: 1 }).execute();
     const duplicate = await assertRejects(() => db.insertInto("u").values({ id: 1 }).execute());
     assertEquals(errorCode(duplicate), "23505");
+    // PostgreSQL's fields, as PGlite's own errors carry them (db_errors.ts reads them).
+    assertEquals(
+      { ...duplicate, message: duplicate.message },
+      {
+        message: 'duplicate key value violates unique constraint "u_pkey"',
+        severity: "ERROR",
+        code: "23505",
+        detail: "Key (id)=(1) already exists.",
+        schema: "public",
+        table: "u",
+        constraint: "u_pkey",
+        file: (duplicate as { file?: string }).file,
+        line: (duplicate as { line?: string }).line,
+        routine: (duplicate as { routine?: string }).routine,
+      },
+    );
     const badSyntax = await assertRejects(() => sql`select from from u`.execute(db));
     assertEquals(errorCode(badSyntax), "42601");
     // A failed statement in a transaction aborts it; the next transaction is fine.
