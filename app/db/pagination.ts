@@ -82,6 +82,11 @@ export interface PageOptions<O, T> {
    * it apart (lists set it from `q`, which their shape names).
    */
   planOnce?: boolean;
+  /**
+   * The same rows written to stop after a page: `paginate()` pages it for a list known to be
+   * large (nothing counted), `query` otherwise (the sales' common term, transactions_repo.ts).
+   */
+  walk?: AnySelect;
   map: (row: O) => T;
 }
 
@@ -340,7 +345,10 @@ export async function paginate<DB, TB extends keyof DB, O, T>(
   options: PageOptions<O, T>,
 ): Promise<Page<T>> {
   const plan = totalPlan(listKey(query), params, options);
-  const rows = await pageQuery(query, params, options, plan).execute() as CountedRow<O>[];
+  const paged = plan.counting === "estimated" && options.walk
+    ? options.walk as unknown as SelectQueryBuilder<DB, TB, O>
+    : query;
+  const rows = await pageQuery(paged, params, options, plan).execute() as CountedRow<O>[];
   return toPage(rows, params, () => query, options.map, plan);
 }
 
