@@ -42,11 +42,25 @@ export const LOWERED: ContainsTextOptions = Object.freeze({ lowered: true });
 /** Printable ASCII (anything else keeps ILIKE). */
 const ASCII = /^[ -~]*$/;
 
-/** LIKE on lowered q, when the target is lowered text and q is ASCII; ILIKE on q otherwise. */
-function matching(q: string, options: ContainsTextOptions | undefined) {
-  return options?.lowered && ASCII.test(q)
-    ? { like: true, text: q.toLowerCase() }
-    : { like: false, text: q };
+/** How `containsText(target, q, options)` matches: its operator and the patterns it binds. */
+interface Matching {
+  /** LIKE on lowered q when the target is lowered text and q is ASCII; ILIKE on q otherwise. */
+  operator: "LIKE" | "ILIKE";
+  /** What tells its SQL text apart: the number of indexed words, and `l` for LIKE. */
+  key: string;
+  /** In the order they are bound: the indexed words' patterns (if any), then q's. */
+  values: string[];
+}
+
+function matchingOf(q: string, options: ContainsTextOptions | undefined): Matching {
+  const like = options?.lowered === true && ASCII.test(q);
+  const exact = likePattern(like ? q.toLowerCase() : q);
+  const words = indexedWords(q) ?? [];
+  return {
+    operator: like ? "LIKE" : "ILIKE",
+    key: `${words.length}${like ? "l" : ""}`,
+    values: [...words.map(likePattern), exact],
+  };
 }
 
 /**
@@ -59,11 +73,9 @@ export function containsText(
   options?: ContainsTextOptions,
 ): RawBuilder<SqlBool> {
   const ref = typeof target === "string" ? sql.ref(target) : target;
-  const operator = sql.raw(operatorOf(q, options));
-  // The patterns in the order they are bound: the words' (if any), then the exact one.
-  const patterns = containsTextBinding(q, options).values;
-  const conditions = patterns.map((pattern, i) =>
-    sql`${isFiltered(i, patterns.length) ? sql`(${ref} || '')` : ref} ${operator} ${pattern}`
+  const { operator, values } = matchingOf(q, options);
+  const conditions = values.map((pattern, i) =>
+    sql`${isFiltered(i, values.length) ? sql`(${ref} || '')` : ref} ${sql.raw(operator)} ${pattern}`
   );
   return sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
 }
@@ -78,8 +90,7 @@ export function containsTextSql(
   firstParameter: number,
   options?: ContainsTextOptions,
 ): { sql: string; values: string[] } {
-  const operator = operatorOf(q, options);
-  const { values } = containsTextBinding(q, options);
+  const { operator, values } = matchingOf(q, options);
   const conditions = values.map((_, i) =>
     `${isFiltered(i, values.length) ? `(${target} || '')` : target} ${operator} $${
       firstParameter + i
@@ -88,33 +99,22 @@ export function containsTextSql(
   return { sql: `(${conditions.join(" AND ")})`, values };
 }
 
-function operatorOf(q: string, options: ContainsTextOptions | undefined): "LIKE" | "ILIKE" {
-  return matching(q, options).like ? "LIKE" : "ILIKE";
-}
-
 /** Whether pattern `i` of `count` is q's whole pattern after the words': a filter, not indexed. */
 function isFiltered(i: number, count: number): boolean {
   return count > 1 && i === count - 1;
 }
 
 /**
- * What `containsText(column, q, options)` binds, in order (the indexed words' patterns, then
- * q's), and a key that tells its SQL text apart (the number of indexed words, and `l` for
- * LIKE), for the lists that compile each shape once (`listShape`). containsText builds its SQL
+ * What `containsText(column, q, options)` binds, in order, and the key that tells its SQL text
+ * apart, for the lists that compile each shape once (`listShape`). containsText builds its SQL
  * from these same values.
  */
 export function containsTextBinding(
   q: string,
   options?: ContainsTextOptions,
 ): { key: string; values: string[] } {
-  const { like, text } = matching(q, options);
-  const words = indexedWords(q);
-  const operatorKey = like ? "l" : "";
-  if (!words) return { key: `0${operatorKey}`, values: [likePattern(text)] };
-  return {
-    key: `${words.length}${operatorKey}`,
-    values: [...words.map(likePattern), likePattern(text)],
-  };
+  const { key, values } = matchingOf(q, options);
+  return { key, values };
 }
 
 /**
