@@ -36,26 +36,29 @@ const COUNTED = new Set(["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"]);
 
 const decoder = new TextDecoder();
 
+/** `parts` end to end, in one array. */
+export function concat(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
 /** Collects the engine's output, which arrives in chunks that are views of its memory. */
 export class ReplyBuffer {
-  #chunks: Uint8Array[] = [];
-  #length = 0;
+  readonly #chunks: Uint8Array[] = [];
 
   /** For `execProtocolRawStream`'s `onRawData`: keeps a copy of `chunk`. */
   readonly add = (chunk: Uint8Array): void => {
     this.#chunks.push(chunk.slice());
-    this.#length += chunk.length;
   };
 
   bytes(): Uint8Array {
-    if (this.#chunks.length === 1) return this.#chunks[0]!;
-    const out = new Uint8Array(this.#length);
-    let offset = 0;
-    for (const chunk of this.#chunks) {
-      out.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return out;
+    return concat(this.#chunks);
   }
 }
 
@@ -120,7 +123,8 @@ export function readReplies<R>(bytes: Uint8Array, parsers: Parsers): QueryResult
       case 0x45: // 'E' ErrorResponse
         error ??= errorOf(bytes, p, end);
         break;
-        // Anything else (parse/bind complete, no data, notices, ready for query) says nothing here.
+      default: // Parse/bind complete, no data, notices, ready for query: nothing to keep.
+        break;
     }
     at = end;
   }

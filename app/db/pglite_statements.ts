@@ -21,7 +21,7 @@
 import { parse, type PGlite, protocol } from "@electric-sql/pglite";
 import type { CompiledQuery, QueryResult } from "kysely";
 import { isPageQuery, isPlannedOnce } from "./page_statements.ts";
-import { readReplies, ReplyBuffer } from "./pglite_replies.ts";
+import { concat, readReplies, ReplyBuffer } from "./pglite_replies.ts";
 
 type PlanMode = "auto" | "force_custom_plan" | "force_generic_plan";
 
@@ -44,16 +44,6 @@ const { serialize } = protocol;
 function planModeOf(sqlText: string): PlanMode {
   if (isPlannedOnce(sqlText)) return "force_generic_plan";
   return isPageQuery(sqlText) ? "force_custom_plan" : "auto";
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 export class PreparedStatements {
