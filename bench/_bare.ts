@@ -8,8 +8,9 @@
  * the real endpoint's, shows how much of a gap to pgbench the stack leaves before any of the
  * app's code runs.
  *
- * Env: DATABASE_URL, PORT, BARE_STATEMENTS (JSON array, per endpoint, of arrays of
- * `{ sql, parameters }`; served at `/0`, `/1`, ...), DB_POOL_SIZE (default: the server's).
+ * Env: DATABASE_URL, PORT, BARE_STATEMENTS (JSON array, per endpoint, per captured request,
+ * of arrays of `{ sql, parameters }`; request k of endpoint n is served at `/n/k`),
+ * DB_POOL_SIZE (default: the server's).
  */
 import { Hono } from "hono";
 import { CompiledQuery } from "kysely";
@@ -17,7 +18,7 @@ import { openDatabase } from "../app/db/connect.ts";
 import { defaultPoolSize } from "../app/config.ts";
 import type { BareStatement } from "./scenarios/_scenario.ts";
 
-const endpoints = JSON.parse(Deno.env.get("BARE_STATEMENTS") ?? "[]") as BareStatement[][];
+const endpoints = JSON.parse(Deno.env.get("BARE_STATEMENTS") ?? "[]") as BareStatement[][][];
 const databaseUrl = Deno.env.get("DATABASE_URL");
 if (!databaseUrl) throw new Error("DATABASE_URL is required (the bench database)");
 const { db } = await openDatabase({
@@ -26,8 +27,8 @@ const { db } = await openDatabase({
 });
 
 const app = new Hono();
-app.get("/:n", async (c) => {
-  const statements = endpoints[Number(c.req.param("n"))];
+app.get("/:n/:k", async (c) => {
+  const statements = endpoints[Number(c.req.param("n"))]?.[Number(c.req.param("k"))];
   if (!statements) return c.notFound();
   const results = [];
   for (const statement of statements) {

@@ -90,7 +90,11 @@ export async function measureHttpScenarios(
     http,
     databaseUrl,
     children,
-    await endpointStatements(databaseUrl, http.filter((s) => s.bareStatement), states),
+    await endpointStatements(
+      databaseUrl,
+      http.filter((s) => s.bareStatement),
+      (scenario) => requestsOf(scenario, states.get(scenario)),
+    ),
   );
   for (const scenario of http) {
     console.log(`measuring ${scenario.name} ...`);

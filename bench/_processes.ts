@@ -93,23 +93,23 @@ export async function startServer(
   return { child, baseUrl };
 }
 
-/** Where the bare stack serves one scenario's statement. */
+/** Where the bare stack serves one scenario's statements: one path per captured request. */
 export interface BareEndpoint {
   baseUrl: string;
-  request: BenchRequest;
+  requests: BenchRequest[];
 }
 
 /**
- * The bare-stack endpoint (`_bare.ts`) for the scenarios that name a statement: each one's
- * path (`/0`, `/1`, ...) runs the statements its endpoint sends (`statements`, captured by
- * `_endpoint_sql.ts`; the named statement alone when none were captured), or undefined when no
- * scenario names one. Same pool size as the server.
+ * The bare-stack endpoint (`_bare.ts`) for the scenarios that name a statement: scenario n's
+ * paths (`/n/0`, `/n/1`, ...) run the statements each of its first requests sends
+ * (`statements`, captured by `_endpoint_sql.ts`; the named statement alone at `/n/0` when none
+ * were captured), or undefined when no scenario names one. Same pool size as the server.
  */
 export async function startBareStack(
   scenarios: AnyHttp[],
   databaseUrl: string,
   children: Deno.ChildProcess[],
-  statements: Map<AnyHttp, BareStatement[]> = new Map(),
+  statements: Map<AnyHttp, BareStatement[][]> = new Map(),
 ): Promise<{ endpoints: Map<AnyHttp, BareEndpoint> } | undefined> {
   const withStatement = scenarios.filter((s) => s.bareStatement);
   if (withStatement.length === 0) return undefined;
@@ -118,13 +118,15 @@ export async function startBareStack(
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     BARE_STATEMENTS: JSON.stringify(
-      withStatement.map((s) => statements.get(s) ?? [s.bareStatement]),
+      withStatement.map((s) => statements.get(s) ?? [[s.bareStatement]]),
     ),
     ...POOL_SIZE_ENV,
   }));
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(`${baseUrl}/0`);
+  await waitFor(`${baseUrl}/0/0`);
+  const pathsOf = (s: AnyHttp, n: number) =>
+    (statements.get(s) ?? [[]]).map((_, k) => ({ path: `/${n}/${k}` }));
   return {
-    endpoints: new Map(withStatement.map((s, i) => [s, { baseUrl, request: { path: `/${i}` } }])),
+    endpoints: new Map(withStatement.map((s, n) => [s, { baseUrl, requests: pathsOf(s, n) }])),
   };
 }

@@ -136,7 +136,7 @@ export async function measureScenario(
     : undefined;
   const bareCursor: LoadCursor = { offset: 0, wrapped: false };
   const bareRun = (seconds: number) =>
-    bare ? httpRun(wrk, bare.baseUrl, [bare.request], {}, bareCursor, seconds) : undefined;
+    bare ? httpRun(wrk, bare.baseUrl, bare.requests, {}, bareCursor, seconds) : undefined;
   await httpRun(wrk, baseUrl, requests, scenario, cursor, WARMUP_S);
   await bareRun(WARMUP_S);
   if (pgbenchOptions) await runPgbench({ ...pgbenchOptions, seconds: WARMUP_S });

@@ -64,3 +64,37 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "every pool's sessions run without JIT and without parallel workers",
+  ignore: !testServerUrl(),
+  async fn() {
+    const database = await createTestDatabase();
+    const handle = await openDatabase({ databaseUrl: database.url!, poolSize: 2 });
+    const settings = (db: Db) =>
+      db.selectNoFrom([
+        sql<string>`current_setting('jit')`.as("jit"),
+        sql<string>`current_setting('max_parallel_workers_per_gather')`.as("workers"),
+      ]);
+    try {
+      // The server's default is two workers per Gather; a 0 sent as a number would be left
+      // out of the startup message by postgres.js, and the sessions would keep it.
+      const plain = await settings(handle.db).executeTakeFirstOrThrow();
+      assertEquals(plain, { jit: "off", workers: "0" });
+      // Page queries run on the other pool (connect.ts).
+      const page = await paginate(
+        settings(handle.db),
+        { page: 1, limit: 10, q: undefined, sort: "jit", order: "asc" },
+        {
+          sortColumns: { jit: "jit" },
+          tieBreaker: "workers",
+          map: ({ jit, workers }) => ({ jit, workers }),
+        },
+      );
+      assertEquals(page.data, [{ jit: "off", workers: "0" }]);
+    } finally {
+      await handle.close();
+      await database.close();
+    }
+  },
+});
