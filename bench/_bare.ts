@@ -8,9 +8,10 @@
  * the real endpoint's, shows how much of a gap to pgbench the stack leaves before any of the
  * app's code runs.
  *
- * Env: DATABASE_URL, PORT, BARE_STATEMENTS (JSON array, per endpoint, per captured request,
- * of arrays of `{ sql, parameters }`; request k of endpoint n is served at `/n/k`),
- * DB_POOL_SIZE (default: the server's).
+ * Env: DATABASE_URL, PORT, BARE_STATEMENTS_FILE (a JSON file: per endpoint, per captured
+ * request, an array of `{ sql, parameters }`; request k of endpoint n is served at `/n/k`; a
+ * file, as 64 captured scans are more than the environment holds), DB_POOL_SIZE (default: the
+ * server's).
  */
 import { Hono } from "hono";
 import { CompiledQuery } from "kysely";
@@ -18,7 +19,9 @@ import { openDatabase } from "../app/db/connect.ts";
 import { defaultPoolSize } from "../app/config.ts";
 import type { BareStatement } from "./scenarios/_scenario.ts";
 
-const endpoints = JSON.parse(Deno.env.get("BARE_STATEMENTS") ?? "[]") as BareStatement[][][];
+const statementsFile = Deno.env.get("BARE_STATEMENTS_FILE");
+if (!statementsFile) throw new Error("BARE_STATEMENTS_FILE is required (the statements to run)");
+const endpoints = JSON.parse(await Deno.readTextFile(statementsFile)) as BareStatement[][][];
 const databaseUrl = Deno.env.get("DATABASE_URL");
 if (!databaseUrl) throw new Error("DATABASE_URL is required (the bench database)");
 const { db } = await openDatabase({

@@ -114,16 +114,21 @@ export async function startBareStack(
   const withStatement = scenarios.filter((s) => s.bareStatement);
   if (withStatement.length === 0) return undefined;
   const port = freePort();
+  const statementsFile = await Deno.makeTempFile({ prefix: "shop-bench-bare-", suffix: ".json" });
+  await Deno.writeTextFile(
+    statementsFile,
+    JSON.stringify(withStatement.map((s) => statements.get(s) ?? [[s.bareStatement]])),
+  );
   children.push(spawn("bench/_bare.ts", {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
-    BARE_STATEMENTS: JSON.stringify(
-      withStatement.map((s) => statements.get(s) ?? [[s.bareStatement]]),
-    ),
+    BARE_STATEMENTS_FILE: statementsFile,
     ...POOL_SIZE_ENV,
   }));
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor(`${baseUrl}/0/0`);
+  // Read at its start: the file is not needed any more.
+  await Deno.remove(statementsFile).catch(() => {});
   const pathsOf = (s: AnyHttp, n: number) =>
     (statements.get(s) ?? [[]]).map((_, k) => ({ path: `/${n}/${k}` }));
   return {

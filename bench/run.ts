@@ -18,7 +18,7 @@
  * (default postgres://postgres@127.0.0.1:5432/postgres), migrated, seeded and dropped.
  *
  * BENCH_DURATION (seconds per measurement, default 10), BENCH_ROUNDS (default 3),
- * BENCH_WARMUP (seconds, default 3), BENCH_DB_POOL_SIZE (default: the server's own),
+ * BENCH_WARMUP (seconds, default 8), BENCH_DB_POOL_SIZE (default: the server's own),
  * BENCH_CONCURRENCY (default 10), BENCH_WRK_THREADS (default 1), BENCH_ONLY (run only the
  * scenarios whose name contains this text; case-insensitive, `a,b` for either).
  * Results: one table on stdout and bench/results/latest.json.
