@@ -10,7 +10,7 @@ import { openDatabase } from "../app/db/connect.ts";
 import { migrateToLatest } from "../app/db/migrate.ts";
 import { runSeeds } from "../app/seed.ts";
 import { seedContext } from "./_db.ts";
-import { latencyTargetsMet, preflight, requestsOf } from "./_http_scenarios.ts";
+import { latencyTargetsMet, preflight, sentRequests } from "./_http_scenarios.ts";
 import { round2 } from "./_load.ts";
 import { startServer, stop } from "./_processes.ts";
 import type { HttpScenarioResult } from "./_report.ts";
@@ -50,7 +50,7 @@ export async function measureEmbeddedScenarios(
         const clients = embeddedRun.concurrency ?? CONCURRENCY;
         const label = `${clients} client${clients === 1 ? "" : "s"}`;
         console.log(`measuring ${scenario.name} on the embedded default, ${label} ...`);
-        const requests = requestsOf(scenario, states.get(scenario));
+        const requests = sentRequests(scenario, states.get(scenario));
         const notes = await preflight(server.baseUrl, requests[0]!, scenario.expectStatus ?? 200);
         const cursor: LoadCursor = { offset: requests.length > 1 ? 1 : 0, wrapped: false };
         const run = (seconds: number) =>

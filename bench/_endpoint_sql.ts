@@ -16,8 +16,11 @@ import { JWT_SECRET } from "./_db.ts";
 import type { AnyHttp } from "./_settings.ts";
 import type { BareStatement, BenchRequest } from "./scenarios/_scenario.ts";
 
-/** Requests captured per scenario (the bare stack sends them in turn, as wrk sends the app's). */
-export const CAPTURED_REQUESTS = 64;
+/**
+ * Requests captured per scenario: the bare stack sends them in turn, and the app is sent the
+ * same ones (`_http_scenarios.ts`). A thousand scans cover a counter's day of distinct items.
+ */
+export const CAPTURED_REQUESTS = 1_000;
 
 export async function endpointStatements(
   databaseUrl: string,

@@ -5,7 +5,7 @@ import type { Database, Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
 import { type Page, paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
-import { containsText } from "../db/contains_text.ts";
+import { containsText, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import type { AddressJson } from "../db/column_types.ts";
 import { pickColumns } from "./_columns.ts";
@@ -212,7 +212,9 @@ export function listMembers(
   if (params.accountId) query = query.where("m.account_id", "=", params.accountId);
   if (params.q && params.accountId) {
     const q = params.q;
-    query = query.where((eb) => eb.or([containsText("m.search", q), containsText("a.name", q)]));
+    query = query.where((eb) =>
+      eb.or([containsText("m.search", q, LOWERED), containsText("a.name", q)])
+    );
   } else if (params.q) {
     // As the accounts list does (accounts_repo.ts): the accounts' ids first, then an OR the
     // planner may answer from both indexes or by walking the sort order.
@@ -220,7 +222,7 @@ export function listMembers(
       .where(containsText("aa.name", params.q));
     const q = params.q;
     query = query.where((eb) =>
-      eb.or([containsText("m.search", q), isAnyOf("m.account_id", byAccount)])
+      eb.or([containsText("m.search", q, LOWERED), isAnyOf("m.account_id", byAccount)])
     );
   }
   return paginate(query, params, {
