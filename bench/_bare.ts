@@ -10,8 +10,8 @@
  *
  * Env: DATABASE_URL, PORT, BARE_STATEMENTS_FILE (a JSON file: per endpoint, per captured
  * request, an array of `{ sql, parameters }`; request k of endpoint n is served at `/n/k`; a
- * file, as 64 captured scans are more than the environment holds), DB_POOL_SIZE (default: the
- * server's).
+ * file, as the captured scans are more than the environment holds), DB_POOL_SIZE (default:
+ * the server's).
  */
 import { Hono } from "hono";
 import { CompiledQuery } from "kysely";

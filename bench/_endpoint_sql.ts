@@ -1,5 +1,6 @@
 /**
- * The statements each of a scenario's first requests sends, in order, for the bare-stack
+ * The statements each of a scenario's requests sends (those `requestsOf` gives, the ones the
+ * measured runs send: `_http_scenarios.ts` sentRequests), in order, for the bare-stack
  * yardstick (`_bare.ts`): each request runs twice on an in-process app over the bench
  * database, and the second run is captured (its caches warm, as on the measured server: the
  * actor and the modules are then not read). So the bare stack runs the same SQL with the same
@@ -15,12 +16,6 @@ import { TracingDatabase } from "../tests/_helpers/query_plans.ts";
 import { JWT_SECRET } from "./_db.ts";
 import type { AnyHttp } from "./_settings.ts";
 import type { BareStatement, BenchRequest } from "./scenarios/_scenario.ts";
-
-/**
- * Requests captured per scenario: the bare stack sends them in turn, and the app is sent the
- * same ones (`_http_scenarios.ts`). A thousand scans cover a counter's day of distinct items.
- */
-export const CAPTURED_REQUESTS = 1_000;
 
 export async function endpointStatements(
   databaseUrl: string,
@@ -41,7 +36,7 @@ export async function endpointStatements(
     const app = createApp(deps);
     for (const scenario of scenarios) {
       const perRequest: BareStatement[][] = [];
-      for (const request of requestsOf(scenario).slice(0, CAPTURED_REQUESTS)) {
+      for (const request of requestsOf(scenario)) {
         const send = async () => {
           const response = await app.request(request.path, {
             method: request.method ?? "GET",

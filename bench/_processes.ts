@@ -114,11 +114,9 @@ export async function startBareStack(
   const withStatement = scenarios.filter((s) => s.bareStatement);
   if (withStatement.length === 0) return undefined;
   const port = freePort();
+  const replayed = withStatement.map((s) => statements.get(s) ?? [[s.bareStatement!]]);
   const statementsFile = await Deno.makeTempFile({ prefix: "shop-bench-bare-", suffix: ".json" });
-  await Deno.writeTextFile(
-    statementsFile,
-    JSON.stringify(withStatement.map((s) => statements.get(s) ?? [[s.bareStatement]])),
-  );
+  await Deno.writeTextFile(statementsFile, JSON.stringify(replayed));
   children.push(spawn("bench/_bare.ts", {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
@@ -129,9 +127,8 @@ export async function startBareStack(
   await waitFor(`${baseUrl}/0/0`);
   // Read at its start: the file is not needed any more.
   await Deno.remove(statementsFile).catch(() => {});
-  const pathsOf = (s: AnyHttp, n: number) =>
-    (statements.get(s) ?? [[]]).map((_, k) => ({ path: `/${n}/${k}` }));
+  const pathsOf = (n: number) => replayed[n]!.map((_, k) => ({ path: `/${n}/${k}` }));
   return {
-    endpoints: new Map(withStatement.map((s, n) => [s, { baseUrl, requests: pathsOf(s, n) }])),
+    endpoints: new Map(withStatement.map((s, n) => [s, { baseUrl, requests: pathsOf(n) }])),
   };
 }

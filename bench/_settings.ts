@@ -12,8 +12,7 @@ export const DURATION_S = Number(Deno.env.get("BENCH_DURATION") ?? 10);
  * Warm-up before each measured load. The server's code takes seconds to settle: a scan
  * endpoint on this 2-core machine went 2,900 → 5,100 → 5,500 → 6,700 req/s over its first four
  * 2-second runs, then stayed there; the bare stack, with far less code, starts near its
- * steady speed. Measured after 3 s, the app's first round compared a cold server with a warm
- * yardstick (scan: 3,498 req/s against 7,279 on the bare stack).
+ * steady speed. After 3 s, the app's first round was still measured on the way up.
  */
 export const WARMUP_S = Number(Deno.env.get("BENCH_WARMUP") ?? 8);
 export const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 10);
