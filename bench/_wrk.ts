@@ -6,6 +6,7 @@
  * in order (threads take every T-th), starting at `offset` (so a measured run follows its
  * warm-up without repeating a request).
  */
+import { concatBytes } from "../domain/bytes.ts";
 import type { BenchRequest } from "./scenarios/_scenario.ts";
 import type { LoadResult } from "./_load.ts";
 
@@ -110,13 +111,7 @@ function requestFile(host: string, requests: readonly BenchRequest[]): Uint8Arra
     const raw = encoder.encode(rawRequest(host, req));
     return [encoder.encode(`${raw.length}\n`), raw];
   }).flat();
-  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 function luaScript(expectStatus: number | undefined): string {

@@ -8,6 +8,7 @@
  * `constraint`, ...), as PGlite's errors do.
  */
 import type { QueryResult } from "kysely";
+import { concatBytes } from "../../domain/bytes.ts";
 
 type Parsers = Record<number | string, (value: string, typeId: number) => unknown>;
 
@@ -36,18 +37,6 @@ const COUNTED = new Set(["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"]);
 
 const decoder = new TextDecoder();
 
-/** `parts` end to end, in one array. */
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 /** Collects the engine's output, which arrives in chunks that are views of its memory. */
 export class ReplyBuffer {
   readonly #chunks: Uint8Array[] = [];
@@ -58,7 +47,7 @@ export class ReplyBuffer {
   };
 
   bytes(): Uint8Array {
-    return concat(this.#chunks);
+    return concatBytes(this.#chunks);
   }
 }
 

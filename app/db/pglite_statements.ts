@@ -21,7 +21,8 @@
 import { parse, type PGlite, protocol } from "@electric-sql/pglite";
 import type { CompiledQuery, QueryResult } from "kysely";
 import { isPageQuery, isPlannedOnce } from "./page_statements.ts";
-import { concat, readReplies, ReplyBuffer } from "./pglite_replies.ts";
+import { concatBytes } from "../../domain/bytes.ts";
+import { readReplies, ReplyBuffer } from "./pglite_replies.ts";
 
 type PlanMode = "auto" | "force_custom_plan" | "force_generic_plan";
 
@@ -99,7 +100,7 @@ export class PreparedStatements {
     );
     this.#planMode = undefined;
     const replies = new ReplyBuffer();
-    await pglite.execProtocolRawStream(concat(messages), {
+    await pglite.execProtocolRawStream(concatBytes(messages), {
       syncToFs: !inTransaction,
       onRawData: replies.add,
     });
@@ -116,7 +117,7 @@ export class PreparedStatements {
   async #prepare(sqlText: string): Promise<Prepared> {
     const name = `kysely_${this.#nextId++}`;
     const replies = await this.#pglite.execProtocolStream(
-      concat([
+      concatBytes([
         serialize.parse({ name, text: sqlText }),
         serialize.describe({ type: "S", name }),
         serialize.sync(),
@@ -149,7 +150,7 @@ export class PreparedStatements {
     const names = this.#toClose;
     this.#toClose = [];
     await this.#pglite.execProtocolStream(
-      concat([...names.map((name) => serialize.close({ type: "S", name })), serialize.sync()]),
+      concatBytes([...names.map((name) => serialize.close({ type: "S", name })), serialize.sync()]),
       { syncToFs: false, throwOnError: false },
     );
   }

@@ -24,6 +24,8 @@
  * manifest is truncated. Each part is checked against its own trailer and the manifest.
  */
 
+import { concatBytes } from "../bytes.ts";
+
 export const ARCHIVE_MAGIC = "SHOP-BACKUP 1\n";
 export const ARCHIVE_FORMAT = 1;
 /** The largest chunk a writer emits and a reader accepts (a bigger length is corruption). */
@@ -137,7 +139,7 @@ export class ArchiveDecoder {
   }
 
   *push(chunk: Uint8Array): Generator<DecodedEvent> {
-    this.#buffer = this.#buffer.length === 0 ? chunk : concat(this.#buffer, chunk);
+    this.#buffer = this.#buffer.length === 0 ? chunk : concatBytes([this.#buffer, chunk]);
     let offset = 0;
     const available = () => this.#buffer.length - offset;
     const take = (n: number) => this.#buffer.subarray(offset, offset += n);
@@ -215,13 +217,6 @@ export class ArchiveDecoder {
 
 function readU32(bytes: Uint8Array): number {
   return new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0);
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 function parseHeader(bytes: Uint8Array, previous: PartHeader | undefined): PartHeader {

@@ -10,16 +10,12 @@ import {
   encodePartHeader,
   u32,
 } from "./archive_format.ts";
+import { concatBytes } from "../bytes.ts";
 
 function bytes(...parts: Array<Uint8Array | string>): Uint8Array {
-  const encoded = parts.map((p) => typeof p === "string" ? new TextEncoder().encode(p) : p);
-  const out = new Uint8Array(encoded.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of encoded) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(
+    parts.map((p) => typeof p === "string" ? new TextEncoder().encode(p) : p),
+  );
 }
 
 const SUM = new Uint8Array(32).fill(0xab);

@@ -8,6 +8,7 @@
 import { PDF, PNG } from "../files/_fixtures.ts";
 import { readArchive } from "../../app/backup/archive_stream.ts";
 import { parseManifest } from "../../domain/backup/archive_format.ts";
+import { concatBytes } from "../../domain/bytes.ts";
 import { assert, assertEquals } from "../_helpers/assert.ts";
 
 export const ADMIN_EMAIL = "admin@example.test";
@@ -249,18 +250,8 @@ export async function readContents(path: string): Promise<ArchiveContents> {
     migrations: manifest.migrations,
     tables,
     columns: new Map(manifest.tables.map((t) => [t.name, t.columns])),
-    files: new Map([...files].map(([name, parts]) => [name, concat(parts)])),
+    files: new Map([...files].map(([name, parts]) => [name, concatBytes(parts)])),
   };
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** A column of a table's COPY rows, by name. */
