@@ -143,9 +143,9 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
       // No parallel workers: a page is one of many requests at once, and the workers a plan
       // starts (two per Gather by default) compete with the other requests for the same
       // cores. The generic plan of an account search on 100,000 accounts (a Gather over both
-      // trigram scans) answered 10 clients in 973 ms p50 with them, 85 ms without; alone it
-      // ran no faster with them. A string: postgres.js leaves out parameters whose value is
-      // falsy, so a 0 would never reach the server.
+      // trigram scans) answered 10 clients in 973 ms p50 with them and 196 ms without, and
+      // one client in 84-89 ms with them and 40-44 ms without. A string: postgres.js leaves
+      // out parameters whose value is falsy, so a 0 would never reach the server.
       max_parallel_workers_per_gather: "0",
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     },
