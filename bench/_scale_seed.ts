@@ -17,6 +17,8 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../app/db/database.ts";
 import { REFRESH_EVERY_UNPAID_SINCE } from "../app/rentals/charges_repo.ts";
+import { refreshEveryMemberSearch } from "../app/accounts/accounts_repo.ts";
+import { setEveryAccountNameOfMembers } from "../app/accounts/members_repo.ts";
 
 export type ScaleName = "small" | "shop10y";
 
@@ -121,7 +123,7 @@ export async function seedScale(
   const P = s.products, U = s.units, A = s.accounts, T = s.transactions;
   const M = Math.round(A * 1.5);
   const E = Math.ceil(s.lessonSessions / SESSIONS_PER_ENROLLMENT);
-  const steps: Array<[string, string]> = [
+  const steps: Array<[string, string | ((db: Kysely<Database>) => Promise<void>)]> = [
     // A v4-shaped uuid from the md5 of a key (the API refuses ids of another version).
     [
       "id function",
@@ -221,6 +223,11 @@ export async function seedScale(
       FROM generate_series(1, ${M}) k;
       UPDATE accounts SET primary_member_id = bench_id('m' || substr(account_number, 3)::int)::uuid`,
     ],
+    // Each side's copy of the other's names (their search texts), as the use cases keep them.
+    ["accounts' and members' search copies", async (db) => {
+      await refreshEveryMemberSearch(db);
+      await setEveryAccountNameOfMembers(db);
+    }],
     [
       "drawer sessions",
       `
@@ -433,9 +440,12 @@ export async function seedScale(
   const total = performance.now();
   for (const [label, statements] of steps) {
     const started = performance.now();
+    if (typeof statements === "function") await statements(db);
     // One statement per query (the extended protocol takes one); no literal holds ";\n".
-    for (const text of statements.split(/;\s*\n/).map((t) => t.trim()).filter(Boolean)) {
-      await sql.raw(text).execute(db);
+    else {
+      for (const text of statements.split(/;\s*\n/).map((t) => t.trim()).filter(Boolean)) {
+        await sql.raw(text).execute(db);
+      }
     }
     log(`  ${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }

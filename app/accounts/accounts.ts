@@ -15,10 +15,11 @@ import {
   insertAccount,
   listAccounts as listAccountRows,
   nextAccountNumberValue,
+  refreshMemberSearch,
   softDeleteAccount,
   updateAccountRow,
 } from "./accounts_repo.ts";
-import { insertMember } from "./members_repo.ts";
+import { insertMember, setAccountNameOfMembers } from "./members_repo.ts";
 
 export interface CreateAccountInput {
   name?: string;
@@ -77,8 +78,9 @@ export async function createAccount(
     const phone = input.phone ?? contact?.phone ?? null;
     const address = input.address ?? null;
     const memberId = contact ? deps.ids.uuid() : null;
+    const name = input.name ?? accountNameFor(contact!.firstName, contact!.lastName);
     const accountId = await insertNewAccount(deps, trx, {
-      name: input.name ?? accountNameFor(contact!.firstName, contact!.lastName),
+      name,
       email,
       phone,
       address,
@@ -88,6 +90,7 @@ export async function createAccount(
       await insertMember(trx, {
         id: memberId,
         accountId,
+        accountName: name,
         firstName: contact.firstName,
         lastName: contact.lastName,
         dateOfBirth: contact.dateOfBirth ?? null,
@@ -97,6 +100,7 @@ export async function createAccount(
         address,
         now: deps.clock.now(),
       });
+      await refreshMemberSearch(trx, [accountId]);
     }
     return accountId;
   });
@@ -116,8 +120,12 @@ export async function updateAccount(
   id: string,
   changes: AccountChanges,
 ): Promise<AccountRecord> {
-  const updated = await updateAccountRow(deps.db, id, changes, deps.clock.now());
-  if (!updated) throw accountNotFound(id);
+  await withTransaction(deps.db, async (trx) => {
+    const updated = await updateAccountRow(trx, id, changes, deps.clock.now());
+    if (!updated) throw accountNotFound(id);
+    // After the row lock the UPDATE took: a member added meanwhile has committed.
+    if (changes.name !== undefined) await setAccountNameOfMembers(trx, id, changes.name);
+  });
   return await getAccount(deps, id);
 }
 

@@ -13,6 +13,8 @@ export interface AccountTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: Timestamp | null;
+  /** The members' lowered names and emails, kept by `refreshMemberSearch` (in `search`). */
+  member_search: Generated<string>;
   search: GeneratedText;
 }
 
@@ -29,6 +31,8 @@ export interface MemberTable {
   address: AddressColumn;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The account's name, kept by the use cases that name it (in `search`). */
+  account_name: Generated<string>;
   search: GeneratedText;
 }
 

@@ -22,6 +22,7 @@ import {
   type AccountRecord,
   lockAccount,
   lockAccountsInOrder,
+  refreshMemberSearch,
   setPrimaryMember,
 } from "./accounts_repo.ts";
 import {
@@ -98,6 +99,7 @@ export async function createMember(
     await insertMember(trx, {
       id,
       accountId,
+      accountName: account.name,
       firstName: input.firstName,
       lastName: input.lastName,
       dateOfBirth: input.dateOfBirth ?? null,
@@ -110,6 +112,7 @@ export async function createMember(
     if (account.primaryMemberId === null) {
       await setPrimaryMember(trx, accountId, id, deps.clock.now());
     }
+    await refreshMemberSearch(trx, [accountId]);
   });
   return await getMember(deps, id);
 }
@@ -124,14 +127,16 @@ export async function updateMember(
 ): Promise<MemberJson> {
   const today = await storeToday(deps);
   assertBornBy(changes.dateOfBirth, today);
-  await withTransaction(deps.db, async (trx) => {
-    const member = await lockMember(trx, id);
-    if (!member) throw memberNotFound(id);
+  // The account locked before the member, as every member write does (withMemberAccountsLocked):
+  // its search text is written again from its members.
+  await withMemberAccountsLocked(deps, id, undefined, async (trx, accountId) => {
+    const member = (await findMember(trx, id))!;
     const dateOfBirth = changes.dateOfBirth === undefined
       ? member.dateOfBirth
       : changes.dateOfBirth;
     assertMinorFlagSettable("update", changes.isMinor !== undefined, dateOfBirth);
     await updateMemberRow(trx, id, changes, deps.clock.now());
+    await refreshMemberSearch(trx, [accountId]);
   });
   return await getMember(deps, id);
 }
@@ -207,6 +212,7 @@ export async function deleteMember(deps: AppDeps, id: string): Promise<void> {
         ];
         await deleteMemberRow(trx, id);
         await repairPrimary(deps, trx, locked.get(sourceId)!, id);
+        await refreshMemberSearch(trx, [sourceId]);
         return paths;
       },
     );
@@ -244,20 +250,22 @@ export async function moveMember(
           throw new InvalidReferenceError("accountId", `Account "${destinationId}" does not exist`);
         }
         targetId = destination.id;
-        await updateMemberRow(trx, id, { accountId: targetId }, now);
+        await updateMemberRow(trx, id, { accountId: targetId, accountName: destination.name }, now);
         if (destination.primaryMemberId === null) await setPrimaryMember(trx, targetId, id, now);
       } else {
         const member = (await findMember(trx, id))!;
+        const name = accountNameFor(member.firstName, member.lastName);
         targetId = await insertNewAccount(deps, trx, {
-          name: accountNameFor(member.firstName, member.lastName),
+          name,
           email: member.email,
           phone: member.phone,
           address: member.address,
           primaryMemberId: id,
         });
-        await updateMemberRow(trx, id, { accountId: targetId }, now);
+        await updateMemberRow(trx, id, { accountId: targetId, accountName: name }, now);
       }
       await repairPrimary(deps, trx, source, id);
+      await refreshMemberSearch(trx, [sourceId, targetId]);
       return targetId;
     },
   );

@@ -1,6 +1,5 @@
 /** SQL of the members aggregate (members of live accounts). */
-import type { Transaction } from "kysely";
-import { isAnyOf } from "../db/any_of.ts";
+import { sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
 import { type Page, paginate } from "../db/pagination.ts";
@@ -135,14 +134,13 @@ export async function findMemberAccountId(db: Db, id: string): Promise<string | 
   return row?.account_id;
 }
 
-export type MemberValues = Omit<MemberRecord, "accountName" | "createdAt" | "updatedAt"> & {
-  now: Date;
-};
+export type MemberValues = Omit<MemberRecord, "createdAt" | "updatedAt"> & { now: Date };
 
 export async function insertMember(db: Db, values: MemberValues): Promise<void> {
   await db.insertInto("members").values({
     id: values.id,
     account_id: values.accountId,
+    account_name: values.accountName,
     first_name: values.firstName,
     last_name: values.lastName,
     date_of_birth: values.dateOfBirth,
@@ -163,6 +161,8 @@ export interface MemberChanges {
   email?: string | null;
   phone?: string | null;
   address?: AddressJson | null;
+  /** With `accountId`: the name of the account it moves to (members.account_name). */
+  accountName?: string;
   accountId?: string;
 }
 
@@ -175,6 +175,7 @@ const memberColumnMap = {
   phone: "phone",
   address: "address",
   accountId: "account_id",
+  accountName: "account_name",
 };
 
 export async function updateMemberRow(
@@ -185,6 +186,22 @@ export async function updateMemberRow(
 ): Promise<void> {
   await db.updateTable("members").where("id", "=", id)
     .set({ ...pickColumns(changes, memberColumnMap), updated_at: now }).execute();
+}
+
+/** Copies an account's (new) name into its members' search text (members.account_name). */
+export async function setAccountNameOfMembers(
+  db: Db,
+  accountId: string,
+  name: string,
+): Promise<void> {
+  await db.updateTable("members").where("account_id", "=", accountId)
+    .where("account_name", "<>", name).set({ account_name: name }).execute();
+}
+
+/** `setAccountNameOfMembers` for every account, after a bulk insert (seeds, bench). */
+export async function setEveryAccountNameOfMembers(db: Db): Promise<void> {
+  await sql`UPDATE members m SET account_name = a.name FROM accounts a
+    WHERE a.id = m.account_id AND m.account_name <> a.name`.execute(db);
 }
 
 export async function deleteMemberRow(db: Db, id: string): Promise<void> {
@@ -199,10 +216,8 @@ export async function findEarliestMemberId(db: Db, accountId: string): Promise<s
 }
 
 /**
- * Members list. `q` matches member names and email (trigram index on members.search) or the
- * account's name (trigram index on accounts.name, then members by account). Within
- * one account (its few members), `q` is a filter on them: uniting every match of a common name
- * across the shop would cost more than the account's page.
+ * Members list. `q` matches member names and email or the account's name: all of them are in
+ * `members.search` (the account's name through `account_name`), one trigram index.
  */
 export function listMembers(
   db: Db,
@@ -210,21 +225,7 @@ export function listMembers(
 ): Promise<Page<MemberRecord>> {
   let query = memberQuery(db);
   if (params.accountId) query = query.where("m.account_id", "=", params.accountId);
-  if (params.q && params.accountId) {
-    const q = params.q;
-    query = query.where((eb) =>
-      eb.or([containsText("m.search", q, LOWERED), containsText("a.name", q)])
-    );
-  } else if (params.q) {
-    // As the accounts list does (accounts_repo.ts): the accounts' ids first, then an OR the
-    // planner may answer from both indexes or by walking the sort order.
-    const byAccount = db.selectFrom("accounts as aa").select("aa.id")
-      .where(containsText("aa.name", params.q));
-    const q = params.q;
-    query = query.where((eb) =>
-      eb.or([containsText("m.search", q, LOWERED), isAnyOf("m.account_id", byAccount)])
-    );
-  }
+  if (params.q) query = query.where(containsText("m.search", params.q, LOWERED));
   return paginate(query, params, {
     sortColumns: { lastName: "m.last_name", firstName: "m.first_name", createdAt: "m.created_at" },
     tieBreaker: "m.id",

@@ -25,6 +25,7 @@
  * without a count.
  */
 import { CompiledStatements } from "./compiled.ts";
+import { knownLarge, rememberLarge } from "./large_lists.ts";
 import { plannedOnceIf } from "./page_statements.ts";
 import {
   type Compilable,
@@ -128,27 +129,6 @@ function cappedCount(unpaged: AnySelect) {
 
 /** The `__total` column of a page of a list known to exceed the cap: nothing to count. */
 const UNCOUNTED = sql<number | null>`NULL::bigint`.as("__total");
-
-/**
- * Lists known to match more than the cap, by statement (SQL text and values): their
- * estimate, remembered for a minute (a total above the cap is an estimate anyway).
- */
-const LARGE_LISTS = new Map<string, { estimate: number; until: number }>();
-const LARGE_FOR_MS = 60_000;
-const MAX_LARGE_LISTS = 2_000;
-
-function knownLarge(key: string): number | undefined {
-  const known = LARGE_LISTS.get(key);
-  if (!known) return undefined;
-  if (known.until > performance.now()) return known.estimate;
-  LARGE_LISTS.delete(key);
-  return undefined;
-}
-
-function rememberLarge(key: string, estimate: number): void {
-  if (LARGE_LISTS.size >= MAX_LARGE_LISTS) LARGE_LISTS.clear();
-  LARGE_LISTS.set(key, { estimate, until: performance.now() + LARGE_FOR_MS });
-}
 
 /** The key of `unpaged` in LARGE_LISTS: its rows' statement with its values. */
 function listKey(unpaged: AnySelect): string {
@@ -393,8 +373,19 @@ export async function paginateByIds<Row extends { __total: number | null }, T>(
   const compile = () =>
     readPage(pageOfIds(list.ids(), params, sort, plan), pageOrder(params, sort))
       .compile() as CompiledQuery<Row>;
-  const rows = await list.memo.run(db, key, parameters, () => plannedOnceIf(sort, compile()));
+  const rows = await list.memo.run(db, key, parameters, () => planned(sort, plan, compile()));
   return toPage(rows, params, list.ids, map, plan);
+}
+
+/**
+ * A page statement, marked to be planned once when its list says so (`planOnce`), except the
+ * page of a list known to be large: that one is planned for its values, so the planner, which
+ * then expects thousands of matches, walks the sort order and stops after the page. The kept
+ * generic plan, made for no value in particular, read every match and sorted them: 11.6 ms
+ * against 2.4 ms for the 12,500 tickets matching "guitar" at shop10y.
+ */
+function planned<R>(sort: PageSort, plan: TotalPlan, compiled: CompiledQuery<R>) {
+  return plannedOnceIf({ planOnce: sort.planOnce && plan.counting !== "estimated" }, compiled);
 }
 
 /** The page of ids `paginateByIds()` hands its reader: each id with the list's total. */
@@ -493,6 +484,6 @@ export async function paginateByShape<DB, TB extends keyof DB, O, T>(
     : [...values, EXACT_TOTAL_CAP + 1, ...values, ...page];
   const compile = () =>
     pageQuery(build(), params, options, plan).compile() as CompiledQuery<CountedRow<O>>;
-  const rows = await memo.run(db, key, parameters, () => plannedOnceIf(options, compile()));
+  const rows = await memo.run(db, key, parameters, () => planned(options, plan, compile()));
   return toPage(rows, params, build, options.map, plan);
 }

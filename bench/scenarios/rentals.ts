@@ -10,6 +10,8 @@
  * Targets: p99 under 20 ms at the bench's concurrency (default 10 clients).
  */
 import { sql } from "kysely";
+import { refreshEveryMemberSearch } from "../../app/accounts/accounts_repo.ts";
+import { setEveryAccountNameOfMembers } from "../../app/accounts/members_repo.ts";
 import { SYSTEM_ACTOR } from "../../app/actor.ts";
 import { generateCharges } from "../../app/rentals/charges.ts";
 import { refreshEveryUnpaidSince } from "../../app/rentals/charges_repo.ts";
@@ -85,6 +87,9 @@ async function seedRentals({ db }: SeedContext): Promise<void> {
       LATERAL (SELECT (${START}::date + make_interval(months => k))::date AS s,
                       (${START}::date + make_interval(months => k + 1))::date - 1 AS e) AS p
     ON CONFLICT DO NOTHING`.execute(db);
+  // Each side's copy of the other's names, as the use cases keep them.
+  await refreshEveryMemberSearch(db);
+  await setEveryAccountNameOfMembers(db);
   await refreshEveryUnpaidSince(db);
 }
 

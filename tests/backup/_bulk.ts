@@ -22,14 +22,19 @@ export function bulkStatements(counts: BulkCounts, tag = "b", employeeNumber = "
        VALUES (${user}, '${tag}-clerk@bulk.test', 'Bulk', 'Clerk', '${employeeNumber}')`,
     `INSERT INTO locations (id, name) VALUES (${location}, 'Bulk store ${tag}')`,
     `INSERT INTO registers (id, name, location_id) VALUES (${register}, 'Bulk ${tag}', ${location})`,
-    `INSERT INTO accounts (id, account_number, name, email, phone, created_at, updated_at)
+    // Each side's copy of the other's names as the use cases write them (accounts_repo.ts
+    // refreshMemberSearch): its one member's lowered text; the account's name.
+    `INSERT INTO accounts (id, account_number, name, email, phone, created_at, updated_at,
+         member_search)
        SELECT md5('${tag}-a' || i)::uuid, '${tag}-' || lpad(i::text, 7, '0'),
          'Household ' || i, 'household' || i || '@${tag}.bulk.test', '555-' || lpad(i::text, 7, '0'),
-         now() - make_interval(secs => i), now()
+         now() - make_interval(secs => i), now(),
+         'first' || i || ' last' || i || ' member' || i || '@${tag}.bulk.test'
        FROM generate_series(1, ${counts.accounts}) AS i`,
-    `INSERT INTO members (id, account_id, first_name, last_name, email, created_at, updated_at)
+    `INSERT INTO members (id, account_id, first_name, last_name, email, created_at, updated_at,
+         account_name)
        SELECT md5('${tag}-m' || i)::uuid, md5('${tag}-a' || i)::uuid, 'First' || i, 'Last' || i,
-         'member' || i || '@${tag}.bulk.test', now(), now()
+         'member' || i || '@${tag}.bulk.test', now(), now(), 'Household ' || i
        FROM generate_series(1, ${counts.accounts}) AS i`,
     `INSERT INTO products (id, name, sku, type, price, cost, created_at, updated_at)
        SELECT md5('${tag}-p' || i)::uuid, 'Product ' || i || E' with\\ttab', '${tag}-SKU-' || i,
