@@ -1,7 +1,9 @@
 /**
- * The processes the bench measures, each a `deno run -A` child on a free local port: the real
+ * The processes the bench measures, each a `deno run` child on a free local port: the real
  * server (`main.ts`), the hello-world ceiling (`_hello.ts`) and the bare stack (`_bare.ts`).
  * Every child started is pushed onto the caller's `children`, which stops them all at the end.
+ * Each runs with the flags `deno task start` gives the server (deno.json), so the bare stack
+ * and the ceiling run on the same V8 settings as the server they are compared with.
  */
 import { JWT_SECRET } from "./_db.ts";
 import { type AnyHttp, POOL_SIZE_ENV, ROOT } from "./_settings.ts";
@@ -29,9 +31,19 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
+/** The flags of `deno run` in deno.json's start task (`-A --v8-flags=...`). */
+function startFlags(): string[] {
+  const config = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`));
+  const words = String(config.tasks.start).split(/\s+/);
+  if (words[0] !== "deno" || words[1] !== "run" || words.at(-1) !== "main.ts") {
+    throw new Error(`deno.json's start task is not "deno run <flags> main.ts": ${words.join(" ")}`);
+  }
+  return words.slice(2, -1);
+}
+
 function spawn(script: string, env: Record<string, string>): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", script],
+    args: ["run", ...startFlags(), script],
     cwd: ROOT,
     env,
     stdin: "null",

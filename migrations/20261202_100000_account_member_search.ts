@@ -20,20 +20,17 @@ import { type Kysely, sql } from "kysely";
 // deno-lint-ignore no-explicit-any
 type Db = Kysely<any>;
 
-async function accountSearchAs(db: Db, expression: ReturnType<typeof sql>): Promise<void> {
-  await sql`ALTER TABLE accounts DROP COLUMN search`.execute(db);
-  await sql`ALTER TABLE accounts ADD COLUMN search text GENERATED ALWAYS AS (${expression}) STORED`
-    .execute(db);
-  await sql`CREATE INDEX accounts_search_trgm ON accounts USING gin (search gin_trgm_ops)`
-    .execute(db);
-}
-
-async function memberSearchAs(db: Db, expression: ReturnType<typeof sql>): Promise<void> {
-  await sql`ALTER TABLE members DROP COLUMN search`.execute(db);
-  await sql`ALTER TABLE members ADD COLUMN search text GENERATED ALWAYS AS (${expression}) STORED`
-    .execute(db);
-  await sql`CREATE INDEX members_search_trgm ON members USING gin (search gin_trgm_ops)`
-    .execute(db);
+/** `table`'s `search` made again as `expression`, with its trigram index. */
+async function searchAs(
+  db: Db,
+  table: "accounts" | "members",
+  expression: ReturnType<typeof sql>,
+): Promise<void> {
+  await sql`ALTER TABLE ${sql.table(table)} DROP COLUMN search`.execute(db);
+  await sql`ALTER TABLE ${sql.table(table)}
+    ADD COLUMN search text GENERATED ALWAYS AS (${expression}) STORED`.execute(db);
+  await sql`CREATE INDEX ${sql.id(`${table}_search_trgm`)} ON ${sql.table(table)}
+    USING gin (search gin_trgm_ops)`.execute(db);
 }
 
 const ACCOUNT_OWN_TEXT = sql`name || ' ' || account_number || ' ' || coalesce(email, '') || ' ' ||
@@ -51,13 +48,13 @@ export async function up(db: Db): Promise<void> {
     WHERE m.account_id = a.id`.execute(db);
   await sql`UPDATE members m SET account_name = a.name FROM accounts a WHERE a.id = m.account_id`
     .execute(db);
-  await accountSearchAs(db, sql`lower(${ACCOUNT_OWN_TEXT}) || chr(31) || member_search`);
-  await memberSearchAs(db, sql`lower(${MEMBER_OWN_TEXT} || chr(31) || account_name)`);
+  await searchAs(db, "accounts", sql`lower(${ACCOUNT_OWN_TEXT}) || chr(31) || member_search`);
+  await searchAs(db, "members", sql`lower(${MEMBER_OWN_TEXT} || chr(31) || account_name)`);
 }
 
 export async function down(db: Db): Promise<void> {
-  await accountSearchAs(db, sql`lower(${ACCOUNT_OWN_TEXT})`);
-  await memberSearchAs(db, sql`lower(${MEMBER_OWN_TEXT})`);
+  await searchAs(db, "accounts", sql`lower(${ACCOUNT_OWN_TEXT})`);
+  await searchAs(db, "members", sql`lower(${MEMBER_OWN_TEXT})`);
   await sql`ALTER TABLE accounts DROP COLUMN member_search`.execute(db);
   await sql`ALTER TABLE members DROP COLUMN account_name`.execute(db);
 }
