@@ -177,9 +177,15 @@ export function listDrawerSessions(db: Db, params: ListParams & DrawerFilters) {
     );
   }
   return paginate(query, params, {
-    sortColumns: { openedAt: "opened_at", closedAt: "closed_at", createdAt: "opened_at" },
+    // Named with their table, so a search reads its matches once (both indexes, then sorted)
+    // instead of walking every session along `opened_at` when few or none match.
+    sortColumns: {
+      openedAt: "drawer_sessions.opened_at",
+      closedAt: "drawer_sessions.closed_at",
+      createdAt: "drawer_sessions.opened_at",
+    },
     nullableSorts: ["closedAt"],
-    tieBreaker: "id",
+    tieBreaker: "drawer_sessions.id",
     map: (row) => {
       const { zReport: _, ...rest } = toDrawerSession(row as SessionRow);
       return rest;

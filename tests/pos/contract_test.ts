@@ -249,6 +249,15 @@ Deno.test("GET /drawers q searches the register name and the session notes", asy
   assertEquals(await search(`counted twice ${marker}`), [byNotes.id]);
   assertEquals((await search(marker)).sort(), [byName.id, byNotes.id].sort());
   assertEquals(await search(`front 5_% ${marker}`), []);
+  // A search sorts its matches as the list does: the open session (no closedAt) last.
+  const sorted = async (query: string) =>
+    ids(
+      await api(t.app, "GET", `/v1/drawers?q=${marker}&${query}`, { token: u.viewer.token }),
+    );
+  assertEquals(await sorted("sort=closedAt&order=asc"), [byNotes.id, byName.id]);
+  assertEquals(await sorted("sort=closedAt&order=desc"), [byNotes.id, byName.id]);
+  assertEquals(await sorted("sort=createdAt&order=desc"), [byNotes.id, byName.id]);
+  assertEquals(await sorted("sort=createdAt&order=asc"), [byName.id, byNotes.id]);
 });
 
 Deno.test("GET /transactions q matches the number, any line's description and the account name", async () => {
