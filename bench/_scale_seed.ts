@@ -17,8 +17,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../app/db/database.ts";
 import { REFRESH_EVERY_UNPAID_SINCE } from "../app/rentals/charges_repo.ts";
-import { refreshEveryMemberSearch } from "../app/accounts/accounts_repo.ts";
-import { setEveryAccountNameOfMembers } from "../app/accounts/members_repo.ts";
+import { refreshEverySearchCopy } from "../app/accounts/accounts.ts";
 
 export type ScaleName = "small" | "shop10y";
 
@@ -224,10 +223,7 @@ export async function seedScale(
       UPDATE accounts SET primary_member_id = bench_id('m' || substr(account_number, 3)::int)::uuid`,
     ],
     // Each side's copy of the other's names (their search texts), as the use cases keep them.
-    ["accounts' and members' search copies", async (db) => {
-      await refreshEveryMemberSearch(db);
-      await setEveryAccountNameOfMembers(db);
-    }],
+    ["accounts' and members' search copies", refreshEverySearchCopy],
     [
       "drawer sessions",
       `
@@ -441,8 +437,8 @@ export async function seedScale(
   for (const [label, statements] of steps) {
     const started = performance.now();
     if (typeof statements === "function") await statements(db);
-    // One statement per query (the extended protocol takes one); no literal holds ";\n".
     else {
+      // One statement per query (the extended protocol takes one); no literal holds ";\n".
       for (const text of statements.split(/;\s*\n/).map((t) => t.trim()).filter(Boolean)) {
         await sql.raw(text).execute(db);
       }

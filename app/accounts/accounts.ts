@@ -15,11 +15,16 @@ import {
   insertAccount,
   listAccounts as listAccountRows,
   nextAccountNumberValue,
+  refreshEveryMemberSearch,
   refreshMemberSearch,
   softDeleteAccount,
   updateAccountRow,
 } from "./accounts_repo.ts";
-import { insertMember, setAccountNameOfMembers } from "./members_repo.ts";
+import {
+  insertMember,
+  setAccountNameOfMembers,
+  setEveryAccountNameOfMembers,
+} from "./members_repo.ts";
 
 export interface CreateAccountInput {
   name?: string;
@@ -105,6 +110,16 @@ export async function createAccount(
     return accountId;
   });
   return await getAccount(deps, id);
+}
+
+/**
+ * After accounts and members were inserted in bulk (seeds, the bench, plan tests): each side's
+ * copy of the other's names (`accounts.member_search`, `members.account_name`) written as the
+ * use cases keep them.
+ */
+export async function refreshEverySearchCopy(db: Db): Promise<void> {
+  await refreshEveryMemberSearch(db);
+  await setEveryAccountNameOfMembers(db);
 }
 
 export function getAccount(deps: AppDeps, id: string): Promise<AccountRecord> {

@@ -32,6 +32,7 @@ import {
   findMemberAccountId,
   insertMember,
   listMembers as listMemberRecords,
+  type LockedMember,
   lockMember,
   type MemberRecord,
   updateMemberRow,
@@ -129,8 +130,7 @@ export async function updateMember(
   assertBornBy(changes.dateOfBirth, today);
   // The account locked before the member, as every member write does (withMemberAccountsLocked):
   // its search text is written again from its members.
-  await withMemberAccountsLocked(deps, id, undefined, async (trx, accountId) => {
-    const member = (await findMember(trx, id))!;
+  await withMemberAccountsLocked(deps, id, undefined, async (trx, accountId, _, member) => {
     const dateOfBirth = changes.dateOfBirth === undefined
       ? member.dateOfBirth
       : changes.dateOfBirth;
@@ -144,8 +144,9 @@ export async function updateMember(
 const MAX_ATTEMPTS = 5;
 
 /**
- * Runs `work` with the member's current account(s) locked, retrying when the member moved
- * to another account between reading it and locking (a concurrent move).
+ * Runs `work` with the member's current account(s) locked, then the member (handed to `work`),
+ * retrying when the member moved to another account between reading it and locking (a
+ * concurrent move).
  */
 async function withMemberAccountsLocked<T>(
   deps: AppDeps,
@@ -155,6 +156,7 @@ async function withMemberAccountsLocked<T>(
     trx: Transaction<Database>,
     sourceId: string,
     locked: Map<string, AccountRecord>,
+    member: LockedMember,
   ) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1;; attempt++) {
@@ -168,7 +170,7 @@ async function withMemberAccountsLocked<T>(
       const member = await lockMember(trx, memberId);
       if (!member) throw memberNotFound(memberId);
       if (member.accountId !== sourceId || !locked.has(sourceId)) return { retry: true as const };
-      return { retry: false as const, value: await work(trx, sourceId, locked) };
+      return { retry: false as const, value: await work(trx, sourceId, locked, member) };
     });
     if (!result.retry) return result.value;
     if (attempt >= MAX_ATTEMPTS) {

@@ -7,8 +7,8 @@
  * Targets: HTTP requests/s ≥ 0.85 × pgbench transactions/s, and HTTP p99 < 20 ms.
  */
 import { sql } from "kysely";
-import { setEveryAccountNameOfMembers } from "../../app/accounts/members_repo.ts";
-import { listAccounts, refreshEveryMemberSearch } from "../../app/accounts/accounts_repo.ts";
+import { refreshEverySearchCopy } from "../../app/accounts/accounts.ts";
+import { listAccounts } from "../../app/accounts/accounts_repo.ts";
 import { accountListQuery } from "../../app/accounts/account_schemas.ts";
 import { pgbenchFor } from "../_sql.ts";
 import type { Scenario } from "./_scenario.ts";
@@ -57,8 +57,7 @@ export const accountsSearch: Scenario<{ token: string }> = {
         SELECT m.id FROM members m WHERE m.account_id = a.id ORDER BY m.created_at, m.id LIMIT 1)
       WHERE a.account_number LIKE 'A-%'`.execute(db);
     // Each side's copy of the other's names, as the use cases keep them.
-    await refreshEveryMemberSearch(db);
-    await setEveryAccountNameOfMembers(db);
+    await refreshEverySearchCopy(db);
     await sql`SELECT setval('account_number_seq', ${ACCOUNT_COUNT})`.execute(db);
     await sql`VACUUM ANALYZE accounts`.execute(db);
     await sql`VACUUM ANALYZE members`.execute(db);

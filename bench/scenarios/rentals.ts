@@ -10,8 +10,7 @@
  * Targets: p99 under 20 ms at the bench's concurrency (default 10 clients).
  */
 import { sql } from "kysely";
-import { refreshEveryMemberSearch } from "../../app/accounts/accounts_repo.ts";
-import { setEveryAccountNameOfMembers } from "../../app/accounts/members_repo.ts";
+import { refreshEverySearchCopy } from "../../app/accounts/accounts.ts";
 import { SYSTEM_ACTOR } from "../../app/actor.ts";
 import { generateCharges } from "../../app/rentals/charges.ts";
 import { refreshEveryUnpaidSince } from "../../app/rentals/charges_repo.ts";
@@ -88,8 +87,7 @@ async function seedRentals({ db }: SeedContext): Promise<void> {
                       (${START}::date + make_interval(months => k + 1))::date - 1 AS e) AS p
     ON CONFLICT DO NOTHING`.execute(db);
   // Each side's copy of the other's names, as the use cases keep them.
-  await refreshEveryMemberSearch(db);
-  await setEveryAccountNameOfMembers(db);
+  await refreshEverySearchCopy(db);
   await refreshEveryUnpaidSince(db);
 }
 

@@ -5,8 +5,8 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { customPlan, keptPlanOf, onPostgres, withPlanDatabase } from "../_helpers/query_plans.ts";
 import { sql } from "../_helpers/test_db.ts";
-import { listAccounts, refreshEveryMemberSearch } from "../../app/accounts/accounts_repo.ts";
-import { setEveryAccountNameOfMembers } from "../../app/accounts/members_repo.ts";
+import { refreshEverySearchCopy } from "../../app/accounts/accounts.ts";
+import { listAccounts } from "../../app/accounts/accounts_repo.ts";
 import { listMembers } from "../../app/accounts/members.ts";
 import type { AppDeps } from "../../app/deps.ts";
 
@@ -35,8 +35,7 @@ const plans = withPlanDatabase(async (t) => {
            now() - (j || ' seconds')::interval, now()
     FROM generate_series(1, 100000) AS j`.execute(db);
   // Each side's copy of the other's names, as the use cases keep them.
-  await refreshEveryMemberSearch(db);
-  await setEveryAccountNameOfMembers(db);
+  await refreshEverySearchCopy(db);
   for (const index of indexes) await sql.raw(index.indexdef).execute(db);
   await sql`ANALYZE accounts`.execute(db);
   await sql`ANALYZE members`.execute(db);

@@ -13,8 +13,7 @@ import {
   withPlanDatabase,
 } from "../_helpers/query_plans.ts";
 import { sql } from "../_helpers/test_db.ts";
-import { refreshEveryMemberSearch } from "../../app/accounts/accounts_repo.ts";
-import { setEveryAccountNameOfMembers } from "../../app/accounts/members_repo.ts";
+import { refreshEverySearchCopy } from "../../app/accounts/accounts.ts";
 import { refreshEveryUnpaidSince } from "../../app/rentals/charges_repo.ts";
 import { listRentals } from "../../app/rentals/rentals_repo.ts";
 import { rentalListQuery } from "../../app/rentals/rental_schemas.ts";
@@ -67,8 +66,7 @@ const plans = withPlanDatabase(async (t) => {
            CASE WHEN k < 5 OR j % 40 <> 0 THEN gen_random_uuid() END
     FROM generate_series(1, ${RENTALS}) AS j, generate_series(0, 5) AS k`.execute(db);
   // Each side's copy of the other's names, as the use cases keep them.
-  await refreshEveryMemberSearch(db);
-  await setEveryAccountNameOfMembers(db);
+  await refreshEverySearchCopy(db);
   await refreshEveryUnpaidSince(db);
   await sql`VACUUM ANALYZE accounts, members, units, unit_history, rentals, rental_charges`
     .execute(db);
