@@ -112,8 +112,12 @@ export class Reachability {
           resolve(value);
         },
         (error) => {
+          // Given up already (503): its own error may come long after, from a connection
+          // attempt begun while the server was gone, when the server is back.
+          const givenUp = pending.fail === ended;
           this.#end(pending);
-          this.noteError(error);
+          if (givenUp) this.#noteLateError(error);
+          else this.noteError(error);
           reject(error);
         },
       );
@@ -133,6 +137,18 @@ export class Reachability {
     if (code === DATABASE_UNREACHABLE) return;
     if (CONNECT_FAILED.has(code)) this.#markDown(unreachableError());
     else if (CONNECTION_LOST.has(code)) void this.check();
+  }
+
+  /**
+   * An error of an operation given up earlier says the database was unreachable then, not
+   * that it is now: marking it down at once would fail every operation begun since it came
+   * back (seen under load: a query queued on a connection that kept reopening settled with
+   * its connect error after the restart). Only a probe decides.
+   */
+  #noteLateError(error: unknown): void {
+    const code = errorCode(error) ?? "";
+    if (code === DATABASE_UNREACHABLE) return;
+    if (CONNECT_FAILED.has(code) || CONNECTION_LOST.has(code)) void this.check();
   }
 
   /**
@@ -194,7 +210,9 @@ export class Reachability {
 
   #fail(pending: Pending, error: Error): void {
     this.#remove(pending);
-    pending.fail(error);
+    const fail = pending.fail;
+    pending.fail = ended; // Given up: see watch.
+    fail(error);
   }
 
   /** Removes an operation that settled, and lets go of its promise (see `ended`). */

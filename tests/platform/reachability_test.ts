@@ -98,6 +98,32 @@ Deno.test("a refused connection marks the database down at once; a probe brings 
     assert(!reachability.isDown);
   }));
 
+Deno.test("an operation given up while the server was gone does not mark it down again when its connect error comes late", () =>
+  withReachability(async (reachability, probe) => {
+    // A query queued on a connection that keeps reopening: given up (503) at the outage.
+    let settleOld!: (error: Error) => void;
+    const old = reachability.watch(new Promise<never>((_, reject) => (settleOld = reject)));
+    const refused = () =>
+      Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    await assertRejects(() => reachability.watch(Promise.reject(refused())));
+    assertEquals(errorCode(await assertRejects(() => old)), DATABASE_UNREACHABLE);
+
+    // The server is back; a new operation runs.
+    await reachability.ready();
+    assert(!reachability.isDown);
+    let settleNew!: (value: string) => void;
+    const fresh = reachability.watch(new Promise<string>((resolve) => (settleNew = resolve)));
+
+    // Now the old query's own connect error arrives: only a probe decides, and it answers.
+    const calls = probe.calls;
+    settleOld(refused());
+    await sleep(10);
+    assert(!reachability.isDown, "the late error did not mark the database down");
+    assertEquals(probe.calls, calls + 1, "it checked instead");
+    settleNew("answered");
+    assertEquals(await fresh, "answered");
+  }));
+
 Deno.test("waits for a connection are failed by whoever learns the database is down", () =>
   withReachability(async (reachability, probe) => {
     probe.answer = "hang";
