@@ -3,9 +3,7 @@
  * embedded data directory of the test's own, plus a data directory prepared with a user.
  */
 import { openDatabase } from "../../app/db/connect.ts";
-import { migrateToLatest } from "../../app/db/migrate.ts";
-import { runSeeds } from "../../app/seed.ts";
-import { testServerUrl } from "./test_db.ts";
+import { embeddedTemplateFile, testServerUrl } from "./test_db.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -166,14 +164,28 @@ export interface PreparedDataDir {
   adminEmail: string;
 }
 
-/** A fresh embedded data directory, migrated and seeded, with an admin user in it. */
+/**
+ * A fresh embedded data directory, migrated and seeded (the embedded tests' template, extracted:
+ * the server's first start on an empty directory has tests of its own), with an admin user.
+ */
 export async function prepareDataDir(): Promise<PreparedDataDir> {
   const dataDir = await Deno.makeTempDir({ prefix: "shop-proc-" });
+  // Where openDatabase({ dataDir }) keeps PostgreSQL's files (app/db/connect.ts).
+  const pgdata = `${dataDir}/pgdata`;
+  await Deno.mkdir(pgdata);
+  const untar = await new Deno.Command("tar", {
+    args: ["-xzf", await embeddedTemplateFile(), "-C", pgdata],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!untar.success) {
+    throw new Error(
+      `tar could not extract the template: ${new TextDecoder().decode(untar.stderr)}`,
+    );
+  }
   const handle = await openDatabase({ dataDir });
   const adminEmail = "admin@example.test";
   try {
-    await migrateToLatest(handle.db);
-    await runSeeds(handle.db);
     const id = crypto.randomUUID();
     await handle.db.insertInto("users").values({
       id,

@@ -16,6 +16,7 @@ import {
   type DatabaseHandle,
   type NotificationListener,
   openDatabase,
+  tarArchive,
 } from "../../app/db/connect.ts";
 import type { Database } from "../../app/db/database.ts";
 import { migrateToLatest } from "../../app/db/migrate.ts";
@@ -143,7 +144,7 @@ async function openEmbeddedTemplate(gzipped: Uint8Array): Promise<DatabaseHandle
   if (tar.length < 512) throw new Error("it is empty");
   const handle = await openDatabase({
     inMemory: true,
-    loadDataDir: new Blob([tar], { type: "application/x-tar" }),
+    loadDataDir: tarArchive(tar),
   });
   try {
     const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`
@@ -209,6 +210,18 @@ async function openEmbeddedTestDatabase(): Promise<DatabaseHandle> {
     await Deno.remove(partial).catch(() => {});
   }
   return handle;
+}
+
+/**
+ * The template's file (a gzipped tar of a migrated and seeded data directory), built first when
+ * there is none: for tests that extract it into a data directory on disk rather than run
+ * initdb, the migrations and the seeds again (~5 s of a child's start, 8 s of CPU).
+ */
+export async function embeddedTemplateFile(): Promise<string> {
+  const path = await embeddedTemplatePath();
+  const found = await Deno.stat(path).then(() => true, () => false);
+  if (!found) await (await openEmbeddedTestDatabase()).close();
+  return path;
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {
