@@ -4,6 +4,7 @@
  * every feature.
  */
 import { findIdentifier } from "./accounts/identifiers_repo.ts";
+import { allNameCopies } from "./accounts/name_copies.ts";
 import { findMemberAccountId } from "./accounts/members_repo.ts";
 import { ACTORS_CHANGED, createActorCache } from "./auth/actor_cache.ts";
 import { hasUser } from "./auth/users_repo.ts";
@@ -19,7 +20,9 @@ import { createModuleCache } from "./platform/module_cache.ts";
 import { createCluster } from "./platform/cluster.ts";
 import { createStoreZoneCache, STORE_CHANGED } from "./platform/store_zone.ts";
 import { CONFIG_CHANGED, createRuntimeConfigCache } from "./platform/runtime_config.ts";
+import { enrollmentNameCopies } from "./lessons/enrollments.ts";
 import { rentalPort } from "./rentals/rental_payments.ts";
+import { rentalNameCopies } from "./rentals/rentals.ts";
 import { findRental } from "./rentals/rentals_repo.ts";
 import { repairTicketPort } from "./repairs/repair_payments.ts";
 import { findTicketStatus } from "./repairs/tickets_repo.ts";
@@ -81,6 +84,8 @@ export function createDeps(input: DepsInput): AppDeps {
     repairTickets: input.repairTickets,
     // The rentals feature's port to the POS (charges paid at the register, buyouts).
     rentals: rentalPort(),
+    // The copies of account and member names the rentals and enrollments searches read.
+    nameCopies: allNameCopies([rentalNameCopies, enrollmentNameCopies]),
     // A member that stops hearing the others drops the key: it could miss a lock.
     vaultKeys: createVaultKeyring(() => !cluster.joined || cluster.cachesTrusted()),
     startedAt: clock.now(),

@@ -19,6 +19,7 @@ import type { FileStorage } from "./files/storage.ts";
 import type { FileOwners } from "./files/file_owners.ts";
 import type { RepairTicketPort } from "./pos/repair_ticket_port.ts";
 import type { RentalPort } from "./pos/rental_port.ts";
+import type { NameCopies } from "./accounts/name_copies.ts";
 import type { OutboxCipher } from "./email/outbox_cipher.ts";
 import type { VaultKeyring } from "./vault/keyring.ts";
 import type { Cluster } from "./platform/cluster.ts";
@@ -53,6 +54,8 @@ export interface AppDeps {
   repairTickets: RepairTicketPort | undefined;
   /** Rentals as the POS sees them (charges paid at the register, buyouts). */
   rentals: RentalPort | undefined;
+  /** The features keeping copies of account and member names, told of renames. */
+  nameCopies: NameCopies;
   /** The unlocked vault's data key, in this process's memory only (empty at start: locked). */
   vaultKeys: VaultKeyring;
   startedAt: Date;

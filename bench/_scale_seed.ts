@@ -17,7 +17,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../app/db/database.ts";
 import { REFRESH_EVERY_UNPAID_SINCE } from "../app/rentals/charges_repo.ts";
-import { refreshEverySearchCopy } from "../app/accounts/accounts.ts";
+import { refreshEverySearchCopy } from "../app/search_copies.ts";
 
 export type ScaleName = "small" | "shop10y";
 
@@ -222,8 +222,6 @@ export async function seedScale(
       FROM generate_series(1, ${M}) k;
       UPDATE accounts SET primary_member_id = bench_id('m' || substr(account_number, 3)::int)::uuid`,
     ],
-    // Each side's copy of the other's names (their search texts), as the use cases keep them.
-    ["accounts' and members' search copies", refreshEverySearchCopy],
     [
       "drawer sessions",
       `
@@ -431,6 +429,9 @@ export async function seedScale(
       SELECT setval('repair_ticket_number_seq', ${s.repairTickets});
       SELECT setval('rentals_number_seq', ${s.rentals})`,
     ],
+    // The copies of names kept for searches (accounts, members, rentals, enrollments), as the
+    // use cases keep them.
+    ["search copies", refreshEverySearchCopy],
     ["vacuum analyze", `VACUUM ANALYZE`],
   ];
   const total = performance.now();

@@ -15,16 +15,11 @@ import {
   insertAccount,
   listAccounts as listAccountRows,
   nextAccountNumberValue,
-  refreshEveryMemberSearch,
   refreshMemberSearch,
   softDeleteAccount,
   updateAccountRow,
 } from "./accounts_repo.ts";
-import {
-  insertMember,
-  setAccountNameOfMembers,
-  setEveryAccountNameOfMembers,
-} from "./members_repo.ts";
+import { insertMember, setAccountNameOfMembers } from "./members_repo.ts";
 
 export interface CreateAccountInput {
   name?: string;
@@ -112,16 +107,6 @@ export async function createAccount(
   return await getAccount(deps, id);
 }
 
-/**
- * After accounts and members were inserted in bulk (seeds, the bench, plan tests): each side's
- * copy of the other's names (`accounts.member_search`, `members.account_name`) written as the
- * use cases keep them.
- */
-export async function refreshEverySearchCopy(db: Db): Promise<void> {
-  await refreshEveryMemberSearch(db);
-  await setEveryAccountNameOfMembers(db);
-}
-
 export function getAccount(deps: AppDeps, id: string): Promise<AccountRecord> {
   return requireAccount(deps.db, id);
 }
@@ -139,7 +124,10 @@ export async function updateAccount(
     const updated = await updateAccountRow(trx, id, changes, deps.clock.now());
     if (!updated) throw accountNotFound(id);
     // After the row lock the UPDATE took: a member added meanwhile has committed.
-    if (changes.name !== undefined) await setAccountNameOfMembers(trx, id, changes.name);
+    if (changes.name !== undefined) {
+      await setAccountNameOfMembers(trx, id, changes.name);
+      await deps.nameCopies.accountsRenamed(trx, [id]);
+    }
   });
   return await getAccount(deps, id);
 }

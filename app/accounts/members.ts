@@ -137,6 +137,9 @@ export async function updateMember(
     assertMinorFlagSettable("update", changes.isMinor !== undefined, dateOfBirth);
     await updateMemberRow(trx, id, changes, deps.clock.now());
     await refreshMemberSearch(trx, [accountId]);
+    if (changes.firstName !== undefined || changes.lastName !== undefined) {
+      await deps.nameCopies.membersRenamed(trx, [id]);
+    }
   });
   return await getMember(deps, id);
 }

@@ -16,6 +16,7 @@ import {
   defaultEnrollmentRate,
 } from "../../domain/enrollments/terms.ts";
 import { lockMember } from "../accounts/members_repo.ts";
+import type { NameCopies } from "../accounts/name_copies.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Database, Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
@@ -27,6 +28,7 @@ import {
   insertEnrollment,
   listHeldEnrollmentsOfMember,
   lockEnrollment,
+  refreshEnrollmentSearch,
   updateEnrollment,
 } from "./enrollments_repo.ts";
 import { findLessonType } from "./lesson_types_repo.ts";
@@ -34,6 +36,15 @@ import type { Enrollment } from "./lesson_schemas.ts";
 import { deleteScheduledSessionsAfter } from "./sessions_repo.ts";
 import { findSlotCore, lockSlot } from "./slots_repo.ts";
 import { storeToday } from "../platform/store.ts";
+
+/**
+ * The enrollments' copies of member names (app/accounts/name_copies.ts); `enrollMember` locks
+ * the member before it copies the name.
+ */
+export const enrollmentNameCopies: NameCopies = {
+  accountsRenamed: () => Promise.resolve(),
+  membersRenamed: (trx, memberIds) => refreshEnrollmentSearch(trx, memberIds),
+};
 
 function notFound(id: string): NotFoundError {
   return new NotFoundError("not_found", `Enrollment "${id}" does not exist`);

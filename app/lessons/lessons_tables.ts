@@ -1,5 +1,5 @@
 /** Table types of the lessons feature (migration 20261121_130000_create_lessons). */
-import type { ColumnType, Generated } from "kysely";
+import type { ColumnType, Generated, RawBuilder } from "kysely";
 import type { DateColumn, Numeric, Timestamp } from "../db/column_types.ts";
 
 export interface LessonTypeTable {
@@ -70,6 +70,11 @@ export interface EnrollmentTable {
   billing_interval: string;
   billing_unit: string | null;
   rate: Numeric | null;
+  /**
+   * The member's full name, lowered: the list's `q` (migration
+   * 20261203_100000_rental_enrollment_name_search); written only by enrollments_repo.ts.
+   */
+  search: ColumnType<string, RawBuilder<string>, RawBuilder<string>>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -15,8 +15,9 @@ import {
   assertCanMove,
   pastDueCutoff,
 } from "../../domain/rentals/rental_status.ts";
-import { findAccount } from "../accounts/accounts_repo.ts";
-import { findMemberAccountId } from "../accounts/members_repo.ts";
+import { lockAccount } from "../accounts/accounts_repo.ts";
+import { lockMember } from "../accounts/members_repo.ts";
+import type { NameCopies } from "../accounts/name_copies.ts";
 import type { Actor } from "../actor.ts";
 import { audit } from "../audit/audit.ts";
 import type { Database, Db } from "../db/database.ts";
@@ -40,6 +41,7 @@ import {
   insertRental,
   listRentals,
   lockRental,
+  refreshRentalSearch,
   type RentalRecord,
   type RentalView,
   setRentalStatus,
@@ -89,15 +91,28 @@ export async function listRentalsJson(
   return { data: await rentalsJson(deps, deps.db, page.data, today), pagination: page.pagination };
 }
 
-/** The member, when named, belongs to the account. */
-async function checkMember(db: Db, accountId: string, memberId: string | null): Promise<void> {
-  if (memberId !== null && (await findMemberAccountId(db, memberId)) !== accountId) {
+/**
+ * The member, when named, belongs to the account; locked (`lockMember`) until the caller
+ * commits, so its name cannot change before the rental's copy of it does (name_copies.ts).
+ */
+async function lockAccountMember(
+  trx: Transaction<Database>,
+  accountId: string,
+  memberId: string | null,
+): Promise<void> {
+  if (memberId !== null && (await lockMember(trx, memberId))?.accountId !== accountId) {
     throw new InvalidReferenceError(
       "memberId",
       `Member "${memberId}" is not a member of account "${accountId}"`,
     );
   }
 }
+
+/** The rentals' copies of account and member names (app/accounts/name_copies.ts). */
+export const rentalNameCopies: NameCopies = {
+  accountsRenamed: (trx, accountIds) => refreshRentalSearch(trx, "account_id", accountIds),
+  membersRenamed: (trx, memberIds) => refreshRentalSearch(trx, "member_id", memberIds),
+};
 
 export async function createRental(
   deps: AppDeps,
@@ -106,10 +121,11 @@ export async function createRental(
 ): Promise<RentalJson> {
   return await withTransaction(deps.db, async (trx) => {
     const now = deps.clock.now();
-    if (!(await findAccount(trx, input.accountId))) {
+    // The account and member locked before the rental copies their names (name_copies.ts).
+    if (!(await lockAccount(trx, input.accountId))) {
       throw new InvalidReferenceError("accountId", `Account "${input.accountId}" does not exist`);
     }
-    await checkMember(trx, input.accountId, input.memberId ?? null);
+    await lockAccountMember(trx, input.accountId, input.memberId ?? null);
     if (!(await findProduct(trx, input.productId))) {
       throw new InvalidReferenceError("productId", `Product "${input.productId}" does not exist`);
     }
@@ -170,13 +186,13 @@ export async function updateRental(
 ): Promise<RentalJson> {
   return await withTransaction(deps.db, async (trx) => {
     const rental = await requireLockedRental(trx, id);
-    if (input.memberId !== undefined) {
-      await checkMember(trx, rental.accountId, input.memberId);
-    }
+    const memberChanged = input.memberId !== undefined && input.memberId !== rental.memberId;
+    if (memberChanged) await lockAccountMember(trx, rental.accountId, input.memberId ?? null);
     if (input.dueDate && input.dueDate < rental.startDate) {
       throw new ValidationError([{ path: "dueDate", message: "Must not be before startDate" }]);
     }
     await updateRentalRow(trx, id, input, deps.clock.now());
+    if (memberChanged) await refreshRentalSearch(trx, "id", [id]);
     if (input.rate !== undefined && input.rate !== rental.rate) {
       await audit(deps, trx, actor, {
         action: "rental.rate_changed",

@@ -5,7 +5,7 @@
  * one rental run one after the other. The unit a rental holds is taken from stock by inventory
  * (one guarded statement), and `rentals_active_unit_key` backs "one active rental per unit".
  */
-import { sql, type Transaction } from "kysely";
+import { type RawBuilder, sql, type Transaction } from "kysely";
 import { formatRentalNumber } from "../../domain/rentals/rental_status.ts";
 import type { RentalStatus } from "../../domain/rentals/rental_status.ts";
 import type { BillingInterval } from "../../domain/rentals/periods.ts";
@@ -190,8 +190,39 @@ export interface NewRental {
 }
 
 /** Inserts a rental; its number comes from the identity (parallel creates never collide). */
+/**
+ * What `rentals.search` holds for a rental of `accountId` and `memberId` (SQL values or
+ * columns): the account's name and the member's full name, lowered, joined by chr(31). The
+ * caller has locked the account and member (app/accounts/name_copies.ts).
+ */
+function rentalSearchText(accountId: unknown, memberId: unknown): RawBuilder<string> {
+  return sql<string>`(SELECT lower(a.name) FROM accounts a WHERE a.id = ${accountId}) ||
+    chr(31) || coalesce((SELECT lower(m.first_name || ' ' || m.last_name) FROM members m
+      WHERE m.id = ${memberId}), '')`;
+}
+
+/** Writes `rentals.search` again for the rentals whose `column` is one of `ids`. */
+export async function refreshRentalSearch(
+  db: Db,
+  column: "id" | "account_id" | "member_id",
+  ids: readonly string[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("rentals as r")
+    .set({ search: rentalSearchText(sql.ref("r.account_id"), sql.ref("r.member_id")) })
+    .where(sql.ref(`r.${column}`), "=", sql<boolean>`ANY(${[...ids]}::uuid[])`).execute();
+}
+
+/** `rentals.search` of every rental, after a bulk insert (bench). */
+export async function refreshEveryRentalSearch(db: Db): Promise<void> {
+  await db.updateTable("rentals as r")
+    .set({ search: rentalSearchText(sql.ref("r.account_id"), sql.ref("r.member_id")) })
+    .execute();
+}
+
 export async function insertRental(db: Db, v: NewRental): Promise<void> {
   await db.insertInto("rentals").values({
+    search: rentalSearchText(v.accountId, v.memberId),
     id: v.id,
     account_id: v.accountId,
     member_id: v.memberId,
@@ -258,8 +289,8 @@ export const rentalListSql = newShapeMemo();
  * Rentals list, in one statement: the page of ids is filtered, counted and sorted on
  * `rentals` (overdue through `rentals_overdue_idx`, past due through `rentals_unpaid_since_idx`:
  * the oldest unpaid charge's due date, kept on the rental by charges_repo.ts), and only the
- * page's rows are joined to their names. `q` matches the account's name, the member's name or
- * the unit's serial: ids from each trigram index, so rentals are never scanned for it.
+ * page's rows are joined to their names. `q` matches the account's name and the member's name
+ * through `rentals.search` (one trigram index), or the unit's serial through the units'.
  */
 export async function listRentals(
   db: Db,
@@ -271,7 +302,7 @@ export async function listRentals(
   const { shape, values } = listShape([
     [
       `q${byText?.key}${byLowered?.key}`,
-      byText && byLowered && [...byText.values, ...byLowered.values, ...byText.values],
+      byText && byLowered && [...byLowered.values, ...byText.values],
     ],
     ["s", params.status && [params.status]],
     ["a", params.accountId && [params.accountId]],
@@ -302,18 +333,12 @@ export async function listRentals(
 function rentalIds(db: Db, params: ListParams & RentalFilters) {
   let ids = db.selectFrom("rentals as r").select("r.id").where("r.deleted_at", "is", null);
   if (params.q) {
-    // Ids from each trigram index, as conditions on the rentals' foreign-key indexes
-    // (app/db/any_of.ts): a semi-join would scan the rentals.
+    // The names from the rentals' own trigram index; the units' ids as a condition on the
+    // rentals' unit index (app/db/any_of.ts): a semi-join would scan the rentals.
     const q = params.q;
-    const accounts = db.selectFrom("accounts").select("id").where(containsText("name", q));
-    const members = db.selectFrom("members").select("id").where(containsText("search", q, LOWERED));
     const units = db.selectFrom("units").select("id").where(containsText("serial_number", q));
     ids = ids.where((eb) =>
-      eb.or([
-        isAnyOf("r.account_id", accounts),
-        isAnyOf("r.member_id", members),
-        isAnyOf("r.unit_id", units),
-      ])
+      eb.or([containsText("r.search", q, LOWERED), isAnyOf("r.unit_id", units)])
     );
   }
   if (params.status) ids = ids.where("r.status", "=", params.status);

@@ -1,5 +1,5 @@
 /** Table types of the rentals feature (migration 20261125_130000_create_rentals). */
-import type { ColumnType } from "kysely";
+import type { ColumnType, RawBuilder } from "kysely";
 import type { BillingInterval } from "../../domain/rentals/periods.ts";
 import type { RentalStatus } from "../../domain/rentals/rental_status.ts";
 import type { DateColumn, Numeric, NumericDefault, Timestamp } from "../db/column_types.ts";
@@ -34,6 +34,12 @@ export interface RentalTable {
    * 20261130_100000_add_rental_unpaid_since); written only by charges_repo.ts.
    */
   unpaid_since: ColumnType<string | null, never, string | null>;
+  /**
+   * The account's name and the member's full name, lowered, joined by chr(31): the list's `q`
+   * (migration 20261203_100000_rental_enrollment_name_search); written only by
+   * rentals_repo.ts (`rentalSearchText`).
+   */
+  search: ColumnType<string, RawBuilder<string>, RawBuilder<string>>;
   created_by: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

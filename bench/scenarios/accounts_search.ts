@@ -7,7 +7,7 @@
  * Targets: HTTP requests/s ≥ 0.85 × pgbench transactions/s, and HTTP p99 < 20 ms.
  */
 import { sql } from "kysely";
-import { refreshEverySearchCopy } from "../../app/accounts/accounts.ts";
+import { refreshEverySearchCopy } from "../../app/search_copies.ts";
 import { listAccounts } from "../../app/accounts/accounts_repo.ts";
 import { accountListQuery } from "../../app/accounts/account_schemas.ts";
 import { pgbenchFor } from "../_sql.ts";

@@ -10,7 +10,7 @@
  * Targets: p99 under 20 ms at the bench's concurrency (default 10 clients).
  */
 import { sql } from "kysely";
-import { refreshEverySearchCopy } from "../../app/accounts/accounts.ts";
+import { refreshEverySearchCopy } from "../../app/search_copies.ts";
 import { SYSTEM_ACTOR } from "../../app/actor.ts";
 import { generateCharges } from "../../app/rentals/charges.ts";
 import { refreshEveryUnpaidSince } from "../../app/rentals/charges_repo.ts";
@@ -86,7 +86,7 @@ async function seedRentals({ db }: SeedContext): Promise<void> {
       LATERAL (SELECT (${START}::date + make_interval(months => k))::date AS s,
                       (${START}::date + make_interval(months => k + 1))::date - 1 AS e) AS p
     ON CONFLICT DO NOTHING`.execute(db);
-  // Each side's copy of the other's names, as the use cases keep them.
+  // The copies of names the searches read, as the use cases keep them.
   await refreshEverySearchCopy(db);
   await refreshEveryUnpaidSince(db);
 }

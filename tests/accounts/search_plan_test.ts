@@ -5,7 +5,7 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { customPlan, keptPlanOf, onPostgres, withPlanDatabase } from "../_helpers/query_plans.ts";
 import { sql } from "../_helpers/test_db.ts";
-import { refreshEverySearchCopy } from "../../app/accounts/accounts.ts";
+import { refreshEverySearchCopy } from "../../app/search_copies.ts";
 import { listAccounts } from "../../app/accounts/accounts_repo.ts";
 import { listMembers } from "../../app/accounts/members.ts";
 import type { AppDeps } from "../../app/deps.ts";

@@ -13,7 +13,7 @@ import {
   withPlanDatabase,
 } from "../_helpers/query_plans.ts";
 import { sql } from "../_helpers/test_db.ts";
-import { refreshEverySearchCopy } from "../../app/accounts/accounts.ts";
+import { refreshEverySearchCopy } from "../../app/search_copies.ts";
 import { refreshEveryUnpaidSince } from "../../app/rentals/charges_repo.ts";
 import { listRentals } from "../../app/rentals/rentals_repo.ts";
 import { rentalListQuery } from "../../app/rentals/rental_schemas.ts";
@@ -65,7 +65,7 @@ const plans = withPlanDatabase(async (t) => {
            CASE WHEN k < 5 OR j % 40 <> 0 THEN 'paid' ELSE 'unpaid' END,
            CASE WHEN k < 5 OR j % 40 <> 0 THEN gen_random_uuid() END
     FROM generate_series(1, ${RENTALS}) AS j, generate_series(0, 5) AS k`.execute(db);
-  // Each side's copy of the other's names, as the use cases keep them.
+  // The copies of names the searches read, as the use cases keep them.
   await refreshEverySearchCopy(db);
   await refreshEveryUnpaidSince(db);
   await sql`VACUUM ANALYZE accounts, members, units, unit_history, rentals, rental_charges`
@@ -130,6 +130,9 @@ Deno.test({
       const params = rentalListQuery.parse(query);
       const plan = await keptPlanOf(plans.traced, () => listRentals(plans.traced.db, params));
       assert(!/Seq Scan on (rentals|units|accounts|members)\b/.test(plan), `${query.q}\n${plan}`);
+      // Names from the rentals' own copy: no scan of the accounts or members at all.
+      assert(/rentals_search_trgm/.test(plan), `${query.q}\n${plan}`);
+      assert(!/ on (accounts|members)\b/.test(plan.split("SubPlan")[0]!), `${query.q}\n${plan}`);
     }
     const page = await listRentals(
       plans.app.deps.db,
