@@ -27,6 +27,7 @@
 import { CompiledStatements } from "./compiled.ts";
 import { knownLarge, rememberLarge } from "./large_lists.ts";
 import { plannedOnceIf } from "./page_statements.ts";
+import { withoutUnusedLeftJoins } from "./unused_joins.ts";
 import {
   type Compilable,
   CompiledQuery,
@@ -123,7 +124,8 @@ function cappedTotal(unpaged: AnySelect) {
 }
 
 function cappedCount(unpaged: AnySelect) {
-  const counted = rowsOf(unpaged).limit(EXACT_TOTAL_CAP + 1);
+  // Joins for the page's columns only: without them the count may be index-only.
+  const counted = withoutUnusedLeftJoins(rowsOf(unpaged)).limit(EXACT_TOTAL_CAP + 1);
   return sql<number>`(SELECT count(*) FROM (${counted}) AS counted_rows)`;
 }
 

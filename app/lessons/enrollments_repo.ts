@@ -11,6 +11,7 @@ import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
 import { containsText, LOWERED } from "../db/contains_text.ts";
+import { isAnyOf } from "../db/any_of.ts";
 import type { ListParams } from "../schemas.ts";
 import type { Enrollment } from "./lesson_schemas.ts";
 
@@ -76,13 +77,11 @@ export function listEnrollments(
   if (params.slotId) query = query.where("e.slot_id", "=", params.slotId);
   if (params.status) query = query.where("e.status", "=", params.status);
   if (params.instructorId) {
-    const instructorId = params.instructorId;
-    query = query.where(
-      "e.slot_id",
-      "in",
-      (eb) =>
-        eb.selectFrom("schedule_slots").select("id").where("instructor_id", "=", instructorId),
-    );
+    // The instructor's slots first, then their enrollments through the slot index (counted
+    // index-only): as a semi-join the count hashed every enrollment (app/db/any_of.ts).
+    const slots = db.selectFrom("schedule_slots").select("id")
+      .where("instructor_id", "=", params.instructorId);
+    query = query.where(isAnyOf("e.slot_id", slots));
   }
   return paginate(query, params, {
     // memberName: the output column ("first last") of enrollmentQuery.
