@@ -36,6 +36,13 @@ const receipts = () =>
     .leftJoin("suppliers as s", "s.id", "r.supplier_id")
     .select(sql`1`.as("one"));
 
+/** Rentals joined to their member, and through the member to its account. */
+const rentalsWithAccount = () =>
+  db.selectFrom("rentals as r")
+    .leftJoin("members as m", "m.id", "r.member_id")
+    .leftJoin("accounts as a", "a.id", "m.account_id")
+    .select(sql`1`.as("one"));
+
 Deno.test("left joins on the joined table's id that nothing names go", () => {
   assertEquals(joinedAfterPruning(receipts().where("r.product_id", "=", "x")), []);
 });
@@ -44,13 +51,7 @@ Deno.test("a join the filter, another join or raw SQL names stays", () => {
   assertEquals(joinedAfterPruning(receipts().where("p.name", "=", "x")), ["p"]);
   assertEquals(joinedAfterPruning(receipts().where(sql<boolean>`lower(s.name) = 'x'`)), ["s"]);
   assertEquals(
-    joinedAfterPruning(
-      db.selectFrom("rentals as r")
-        .leftJoin("members as m", "m.id", "r.member_id")
-        .leftJoin("accounts as a", "a.id", "m.account_id")
-        .select(sql`1`.as("one"))
-        .where("a.name", "=", "x"),
-    ),
+    joinedAfterPruning(rentalsWithAccount().where("a.name", "=", "x")),
     ["m", "a"],
     "m stays: the join that is filtered on reads it",
   );
@@ -74,14 +75,5 @@ Deno.test("joins that may change the rows stay: inner, and left joins not on the
 });
 
 Deno.test("a chain of unused joins goes whole", () => {
-  assertEquals(
-    joinedAfterPruning(
-      db.selectFrom("rentals as r")
-        .leftJoin("members as m", "m.id", "r.member_id")
-        .leftJoin("accounts as a", "a.id", "m.account_id")
-        .select(sql`1`.as("one"))
-        .where("r.status", "=", "active"),
-    ),
-    [],
-  );
+  assertEquals(joinedAfterPruning(rentalsWithAccount().where("r.status", "=", "active")), []);
 });
