@@ -26,7 +26,8 @@ type Db = Kysely<any>;
 export async function up(db: Db): Promise<void> {
   await sql`ALTER TABLE rentals ADD COLUMN search text NOT NULL DEFAULT ''`.execute(db);
   await sql`ALTER TABLE enrollments ADD COLUMN search text NOT NULL DEFAULT ''`.execute(db);
-  // The same texts as app/rentals/rentals_repo.ts and app/lessons/enrollments_repo.ts write.
+  // The same texts as app/rentals/rentals_repo.ts and app/lessons/enrollments_repo.ts write
+  // (the member's name: selectLowerFullNameOfMember, app/accounts/members_repo.ts).
   await sql`UPDATE rentals r SET search = lower(a.name) || chr(31) ||
       coalesce((SELECT lower(m.first_name || ' ' || m.last_name) FROM members m
                 WHERE m.id = r.member_id), '')

@@ -1,5 +1,5 @@
 /** SQL of the members aggregate (members of live accounts). */
-import { sql, type Transaction } from "kysely";
+import { type RawBuilder, sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
 import { type Page, paginate } from "../db/pagination.ts";
@@ -89,6 +89,16 @@ export interface LockedMember {
   firstName: string;
   lastName: string;
   dateOfBirth: string | null;
+}
+
+/**
+ * The full name ("first last"), lowered, of the member `memberId` (an SQL value or column), as
+ * a scalar subquery: the text the rentals' and enrollments' copies of member names hold
+ * (app/accounts/name_copies.ts). NULL without such a member.
+ */
+export function selectLowerFullNameOfMember(memberId: unknown): RawBuilder<string> {
+  return sql<string>`(SELECT lower(m.first_name || ' ' || m.last_name) FROM members m
+    WHERE m.id = ${memberId})`;
 }
 
 /**

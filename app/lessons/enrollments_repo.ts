@@ -1,5 +1,5 @@
 /** SQL of enrollments (a member's seat in a schedule slot). */
-import { type RawBuilder, sql, type Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { HeldEnrollment } from "../../domain/enrollments/capacity.ts";
 import {
   type EnrollmentStatus,
@@ -12,6 +12,7 @@ import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
 import { containsText, LOWERED } from "../db/contains_text.ts";
 import { isAnyOf } from "../db/any_of.ts";
+import { selectLowerFullNameOfMember } from "../accounts/members_repo.ts";
 import type { ListParams } from "../schemas.ts";
 import type { Enrollment } from "./lesson_schemas.ts";
 
@@ -201,15 +202,6 @@ export async function listEnrollmentsForGeneration(
   }));
 }
 
-/**
- * What `enrollments.search` holds for an enrollment of `memberId` (an SQL value or column):
- * the member's full name, lowered. The caller has locked the member (`lockMember`).
- */
-function enrollmentSearchText(memberId: unknown): RawBuilder<string> {
-  return sql<string>`(SELECT lower(m.first_name || ' ' || m.last_name) FROM members m
-    WHERE m.id = ${memberId})`;
-}
-
 /** Writes `enrollments.search` again for the enrollments of `memberIds` (renamed members). */
 export async function refreshEnrollmentSearch(
   db: Db,
@@ -217,16 +209,17 @@ export async function refreshEnrollmentSearch(
 ): Promise<void> {
   if (memberIds.length === 0) return;
   await db.updateTable("enrollments as e")
-    .set({ search: enrollmentSearchText(sql.ref("e.member_id")) })
-    .where("e.member_id", "=", sql<string>`ANY(${[...memberIds]}::uuid[])`).execute();
+    .set({ search: selectLowerFullNameOfMember(sql.ref("e.member_id")) })
+    .where("e.member_id", "in", [...memberIds]).execute();
 }
 
 /** `enrollments.search` of every enrollment, after a bulk insert (bench). */
 export async function refreshEveryEnrollmentSearch(db: Db): Promise<void> {
   await db.updateTable("enrollments as e")
-    .set({ search: enrollmentSearchText(sql.ref("e.member_id")) }).execute();
+    .set({ search: selectLowerFullNameOfMember(sql.ref("e.member_id")) }).execute();
 }
 
+/** Inserts an enrollment; the caller has locked the member (`lockMember`), whose name it copies. */
 export async function insertEnrollment(
   db: Db,
   values: {
@@ -242,7 +235,7 @@ export async function insertEnrollment(
   },
 ): Promise<void> {
   await db.insertInto("enrollments").values({
-    search: enrollmentSearchText(values.memberId),
+    search: selectLowerFullNameOfMember(values.memberId),
     id: values.id,
     member_id: values.memberId,
     slot_id: values.slotId,

@@ -9,6 +9,7 @@ import { type RawBuilder, sql, type Transaction } from "kysely";
 import { formatRentalNumber } from "../../domain/rentals/rental_status.ts";
 import type { RentalStatus } from "../../domain/rentals/rental_status.ts";
 import type { BillingInterval } from "../../domain/rentals/periods.ts";
+import { selectLowerFullNameOfMember } from "../accounts/members_repo.ts";
 import { isAnyOf } from "../db/any_of.ts";
 import type { Database, Db } from "../db/database.ts";
 import { listShape, newShapeMemo, type Page, paginateByIds } from "../db/pagination.ts";
@@ -189,7 +190,6 @@ export interface NewRental {
   now: Date;
 }
 
-/** Inserts a rental; its number comes from the identity (parallel creates never collide). */
 /**
  * What `rentals.search` holds for a rental of `accountId` and `memberId` (SQL values or
  * columns): the account's name and the member's full name, lowered, joined by chr(31). The
@@ -197,8 +197,7 @@ export interface NewRental {
  */
 function rentalSearchText(accountId: unknown, memberId: unknown): RawBuilder<string> {
   return sql<string>`(SELECT lower(a.name) FROM accounts a WHERE a.id = ${accountId}) ||
-    chr(31) || coalesce((SELECT lower(m.first_name || ' ' || m.last_name) FROM members m
-      WHERE m.id = ${memberId}), '')`;
+    chr(31) || coalesce(${selectLowerFullNameOfMember(memberId)}, '')`;
 }
 
 /** Writes `rentals.search` again for the rentals whose `column` is one of `ids`. */
@@ -210,7 +209,7 @@ export async function refreshRentalSearch(
   if (ids.length === 0) return;
   await db.updateTable("rentals as r")
     .set({ search: rentalSearchText(sql.ref("r.account_id"), sql.ref("r.member_id")) })
-    .where(sql.ref(`r.${column}`), "=", sql<boolean>`ANY(${[...ids]}::uuid[])`).execute();
+    .where(sql.ref(`r.${column}`), "in", [...ids]).execute();
 }
 
 /** `rentals.search` of every rental, after a bulk insert (bench). */
@@ -220,6 +219,7 @@ export async function refreshEveryRentalSearch(db: Db): Promise<void> {
     .execute();
 }
 
+/** Inserts a rental; its number comes from the identity (parallel creates never collide). */
 export async function insertRental(db: Db, v: NewRental): Promise<void> {
   await db.insertInto("rentals").values({
     search: rentalSearchText(v.accountId, v.memberId),
