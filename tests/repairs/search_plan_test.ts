@@ -2,7 +2,7 @@
  * Ticket searches use indexes (PostgreSQL only): on 100,000 tickets of 20,000 accounts, the
  * plans of the ticket list with `q` (ticket number, item, serial, account name), with the
  * serial-number filter, and of the ready-for-pickup list contain no sequential scan of the
- * tickets.
+ * tickets; a search of the ready-for-pickup shelf reads the shelf.
  */
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { keptPlanOf, onPostgres, plansAsRun, withPlanDatabase } from "../_helpers/query_plans.ts";
@@ -161,5 +161,36 @@ Deno.test({
     assertEquals(page.pagination.total, TICKETS / 50);
     assert(page.data.every((x) => x.status === "ready_for_pickup"));
     console.log(`ready-for-pickup list (2,000 of 100k tickets): ${ms.toFixed(1)} ms`);
+  },
+});
+
+Deno.test({
+  name: "a search of the ready-for-pickup shelf reads the shelf, not every account whose name " +
+    "matches, and finds tickets by their text and by their account's name",
+  ignore: !onPostgres,
+  async fn() {
+    const shelf = (q: string) => ({
+      ...readyListQuery.parse({ q }),
+      status: "ready_for_pickup" as const,
+    });
+    // Every account's name ends with "Music Club": as common a word as a name gets.
+    const plan = await planOf(shelf("music club"));
+    assert(/repair_tickets_status_idx/.test(plan), plan);
+    assert(!/accounts_name_trgm|Seq Scan on accounts|Seq Scan on repair_tickets/.test(plan), plan);
+    const all = await listTickets(plans.app.deps.db, shelf("music club"));
+    assertEquals(all.pagination.total, TICKETS / 50);
+    const { rows } = await sql<{ name: string; tickets: number; serial: string }>`
+      SELECT a.name, count(*)::int AS tickets, min(rt.serial_number) AS serial
+      FROM repair_tickets rt JOIN accounts a ON a.id = rt.account_id
+      WHERE rt.status = 'ready_for_pickup' AND rt.deleted_at IS NULL
+      GROUP BY a.name ORDER BY a.name LIMIT 1`.execute(plans.app.deps.db);
+    const byName = await listTickets(plans.app.deps.db, shelf(rows[0]!.name.slice(0, 8)));
+    assert(byName.data.length > 0 && byName.data.every((x) => x.status === "ready_for_pickup"));
+    assert(byName.data.some((x) => x.accountName === rows[0]!.name));
+    const bySerial = await listTickets(plans.app.deps.db, shelf(rows[0]!.serial.toLowerCase()));
+    assertEquals(bySerial.data.map((x) => x.serialNumber), [rows[0]!.serial]);
+    // The same search without the status filter still collects the accounts by their index.
+    const everywhere = await planOf(ticketListQuery.parse({ q: rows[0]!.name.slice(0, 8) }));
+    assert(/accounts_name_trgm/.test(everywhere), everywhere);
   },
 });
