@@ -259,7 +259,8 @@ export async function listTickets(
       byName && bySearch &&
       (onShelf ? [...bySearch.values, ...byName.values] : [...byName.values, ...bySearch.values]),
     ],
-    ["s", params.status && [params.status]],
+    // The shelf's status is written into the text, so its kept plan is the shelf's.
+    ["s", params.status && (onShelf ? [] : [params.status])],
     ["a", params.accountId && [params.accountId]],
     ["b", params.batchId && [params.batchId]],
     ["l", params.locationId && [params.locationId]],
@@ -274,9 +275,9 @@ export async function listTickets(
       sortColumns: TICKET_SORT_COLUMNS,
       nullableSorts: ["dueDate"],
       tieBreaker: "rt.id",
-      // A search: ids from the trigram indexes, whatever the other filters (search_plan_test);
-      // the shelf's is planned for its status, which the status index answers.
-      planOnce: Boolean(params.q) && !onShelf,
+      // A search: ids from the trigram indexes, whatever the other filters (search_plan_test),
+      // or the shelf's from the status index.
+      planOnce: Boolean(params.q),
     },
     (page, order) =>
       db.selectFrom(page.as("p"))
@@ -325,7 +326,8 @@ function ticketIds(db: Db, params: ListParams & TicketFilters) {
       eb.or([containsText("rt.search", q, LOWERED), isAnyOf("rt.account_id", accountIds)])
     );
   }
-  if (params.status) ids = ids.where("rt.status", "=", params.status);
+  if (searchesOneByOne(params)) ids = ids.where("rt.status", "=", sql.lit("ready_for_pickup"));
+  else if (params.status) ids = ids.where("rt.status", "=", params.status);
   if (params.accountId) ids = ids.where("rt.account_id", "=", params.accountId);
   if (params.batchId) ids = ids.where("rt.batch_id", "=", params.batchId);
   if (params.locationId) ids = ids.where("rt.location_id", "=", params.locationId);
