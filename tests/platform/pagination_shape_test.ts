@@ -146,6 +146,8 @@ Deno.test("the ticket and rental lists remember the SQL of every shape (their va
     ticketListSchema.parse({}),
     ticketListSchema.parse({ q: "violin", sort: "ticketNumber", order: "asc" }),
     { ...ticketListSchema.parse({}), status: "ready_for_pickup" },
+    // The shelf's search (its status written into the text, its q matched ticket by ticket).
+    { ...ticketListSchema.parse({ q: "Violin" }), status: "ready_for_pickup" },
     { ...ticketListSchema.parse({ accountId: id, batchId: id }), locationId: id },
     { ...ticketListSchema.parse({ q: "x", serialNumber: "SN-1" }), status: "new" },
   ];
