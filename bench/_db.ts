@@ -63,14 +63,18 @@ export const EXISTING_DATABASE_URL = Deno.env.get("BENCH_SCALE_DATABASE_URL") ||
 
 /**
  * Creates an empty database on the server; `drop()` removes it (also with open sessions). With
- * BENCH_SCALE_DATABASE_URL, that database instead, which `drop()` leaves alone.
+ * `existingUrl` (by default BENCH_SCALE_DATABASE_URL), that database instead, which `drop()`
+ * leaves alone.
  */
-export async function createBenchDatabase(serverUrl = SERVER_URL): Promise<BenchDatabase> {
-  if (EXISTING_DATABASE_URL) {
-    const name = new URL(EXISTING_DATABASE_URL).pathname.slice(1);
+export async function createBenchDatabase(
+  serverUrl = SERVER_URL,
+  existingUrl = EXISTING_DATABASE_URL,
+): Promise<BenchDatabase> {
+  if (existingUrl) {
+    const name = new URL(existingUrl).pathname.slice(1);
     return {
       name,
-      url: EXISTING_DATABASE_URL,
+      url: existingUrl,
       drop: () => Promise.resolve(),
       keep: () => Promise.resolve(),
     };

@@ -4,7 +4,8 @@
  * listed here), its default page and then each documented filter alone, with a realistic value
  * from the seeded shop (a busy account, a hot product, the last 30 days, a common status).
  * Each case is sent once to read its status and `pagination.total`, then loaded with wrk at
- * BENCH_CONCURRENCY clients for BENCH_LIST_SECONDS (default 2). The page statement of each
+ * BENCH_CONCURRENCY clients for BENCH_LIST_SECONDS (default 2), BENCH_SCALE_ROUNDS times (default
+ * 3) at each size in turn; the figures are the medians of the rounds. The page statement of each
  * case is captured in-process (the same app on a logging connection) and explained with its
  * values, and the plan's scans are summarised next to the figures.
  */
@@ -215,54 +216,99 @@ export class PlanCapture {
   }
 }
 
-/** Measures every case against the server at `baseUrl` (wrk), with its plan. */
-export async function measureListCases(options: {
-  wrk: string;
+/** One size under measurement: its server, a token of a user allowed everything, its cases. */
+export interface ListTarget {
   baseUrl: string;
   token: string;
+  /** The cases with this size's sample values (the same routes and filters at every size). */
   cases: readonly ListCase[];
   plans: PlanCapture;
+}
+
+/** What tells a case from the others at any size (its path's sample values differ). */
+export function caseKey(item: ListCase): string {
+  return `${item.route} ${item.filter.split("=")[0]}`;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/**
+ * Measures every case of the first target, at every target (wrk), with its plan there: `rounds`
+ * loads of each case, one target after the other within a round, so the sizes of a case are
+ * measured seconds apart (this machine drifts by tens of percent over minutes: measured one
+ * size after the other, 10 minutes apart, small tables showed p50 ratios of 2.0–2.4 that the
+ * next run did not); each figure is the median of its rounds. Per target, its measurements in
+ * the first target's order (a case missing at a target is left out there).
+ */
+export async function measureListCases(options: {
+  wrk: string;
+  targets: readonly ListTarget[];
+  rounds: number;
   log?: (line: string) => void;
-}): Promise<ListMeasurement[]> {
-  const results: ListMeasurement[] = [];
-  const headers = { Authorization: `Bearer ${options.token}` };
-  // A warm-up of the server (its first seconds JIT-compile the request path).
-  if (options.cases[0]) {
-    await runWrk({
+}): Promise<ListMeasurement[][]> {
+  const { targets } = options;
+  const results: ListMeasurement[][] = targets.map(() => []);
+  const load = (target: ListTarget, paths: readonly string[], seconds: number) =>
+    runWrk({
       wrk: options.wrk,
-      baseUrl: options.baseUrl,
-      requests: [{ path: options.cases[0].path, headers }],
+      baseUrl: target.baseUrl,
+      requests: paths.map((path) => ({
+        path,
+        headers: { Authorization: `Bearer ${target.token}` },
+      })),
       concurrency: CONCURRENCY,
       threads: WRK_THREADS,
-      seconds: 3,
+      seconds,
     });
+  // A warm-up of each server on all its cases in turn: its first seconds JIT-compile the
+  // request path, and the other size's seeding may have pushed this one's tables out of memory.
+  for (const target of targets) {
+    if (target.cases.length > 0) await load(target, target.cases.map((c) => c.path), 5);
   }
-  for (const item of options.cases) {
-    const res = await fetch(options.baseUrl + item.path, { headers });
-    const body = await res.json().catch(() => ({}));
-    const load = await runWrk({
-      wrk: options.wrk,
-      baseUrl: options.baseUrl,
-      requests: [{ path: item.path, headers }],
-      concurrency: CONCURRENCY,
-      threads: WRK_THREADS,
-      seconds: LIST_SECONDS,
-    });
-    const measured: ListMeasurement = {
-      ...item,
-      status: res.status,
-      rows: typeof body?.pagination?.total === "number" ? body.pagination.total : null,
-      totalExact: body?.pagination?.totalExact ?? null,
-      reqPerSec: Math.round(load.requestsPerSecond),
-      p50Ms: load.p50Ms,
-      p99Ms: load.p99Ms,
-      plan: await options.plans.planOf(item.path, options.token).catch((e) => `(${e.message})`),
-    };
-    options.log?.(
-      `  ${measured.route} ${measured.filter}: ${measured.status}, ${measured.rows} rows, ` +
-        `p50 ${measured.p50Ms} ms, p99 ${measured.p99Ms} ms`,
-    );
-    results.push(measured);
+  for (const first of targets[0]?.cases ?? []) {
+    const key = caseKey(first);
+    const at = targets.map((target) => target.cases.find((c) => caseKey(c) === key));
+    // Each case sent once first at each size: its status and total (and its statement prepared).
+    const answers = await Promise.all(targets.map(async (target, i) => {
+      const item = at[i];
+      if (!item) return undefined;
+      const headers = { Authorization: `Bearer ${target.token}` };
+      const res = await fetch(target.baseUrl + item.path, { headers });
+      return { status: res.status, body: await res.json().catch(() => ({})) };
+    }));
+    const loads: Array<Array<Awaited<ReturnType<typeof runWrk>>>> = targets.map(() => []);
+    for (let round = 0; round < options.rounds; round++) {
+      for (const [i, target] of targets.entries()) {
+        const item = at[i];
+        if (item) loads[i]!.push(await load(target, [item.path], LIST_SECONDS));
+      }
+    }
+    for (const [i, target] of targets.entries()) {
+      const item = at[i];
+      const answer = answers[i];
+      if (!item || !answer) continue;
+      const { status, body } = answer;
+      const measured: ListMeasurement = {
+        ...item,
+        status,
+        rows: typeof body?.pagination?.total === "number" ? body.pagination.total : null,
+        totalExact: body?.pagination?.totalExact ?? null,
+        reqPerSec: Math.round(median(loads[i]!.map((l) => l.requestsPerSecond))),
+        p50Ms: median(loads[i]!.map((l) => l.p50Ms)),
+        p99Ms: median(loads[i]!.map((l) => l.p99Ms)),
+        plan: await target.plans.planOf(item.path, target.token).catch((e) => `(${e.message})`),
+      };
+      options.log?.(
+        `  ${measured.route} ${measured.filter}: ${measured.status}, ${measured.rows} rows, ` +
+          `p50 ${measured.p50Ms} ms, p99 ${measured.p99Ms} ms` +
+          (options.rounds > 1 ? ` (median of ${options.rounds})` : ""),
+      );
+      results[i]!.push(measured);
+    }
   }
   return results;
 }

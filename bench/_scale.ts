@@ -1,20 +1,29 @@
 /**
  * `BENCH_SCALE=small|shop10y deno task bench`: every list route at a shop's size
- * (`_list_routes.ts`) on a database seeded by `_scale_seed.ts`. `shop10y` measures the small
- * setting first, then the large one, and prints them side by side: each case's p99 at the large
- * size must stay under 50 ms, and its p50 within 2× the small size's.
+ * (`_list_routes.ts`) on a database seeded by `_scale_seed.ts`. `shop10y` seeds the small
+ * setting and the large one, measures each case at both (BENCH_SCALE_ROUNDS rounds, medians)
+ * and prints them side by side: each case's p99 at the large size must stay under 50 ms, and
+ * its p50 within 2× the small size's.
  *
  * BENCH_SCALE_DATABASE_URL measures an already seeded database instead (of the one scale
- * named, seeded by an earlier run with BENCH_SCALE_KEEP=1, which keeps its database and prints
- * its URL); without BENCH_SCALE, the scenarios run over it (`_db.ts`). BENCH_LIST_ONLY limits
- * the routes (text their path contains, `a,b` for either).
+ * named, seeded by an earlier run with BENCH_SCALE_KEEP=1, which keeps its databases and prints
+ * their URLs), and BENCH_SCALE_SMALL_DATABASE_URL the small size's with shop10y; without
+ * BENCH_SCALE, the scenarios run over BENCH_SCALE_DATABASE_URL (`_db.ts`). BENCH_LIST_ONLY
+ * limits the routes (text their path contains, `a,b` for either).
  */
 import { openDatabase } from "../app/db/connect.ts";
 import { migrateToLatest } from "../app/db/migrate.ts";
 import { runSeeds } from "../app/seed.ts";
 import { PERMISSIONS } from "../domain/auth/permissions.ts";
 import { createBenchDatabase, EXISTING_DATABASE_URL, seedContext } from "./_db.ts";
-import { listCases, type ListMeasurement, measureListCases, PlanCapture } from "./_list_routes.ts";
+import {
+  caseKey,
+  listCases,
+  type ListMeasurement,
+  type ListTarget,
+  measureListCases,
+  PlanCapture,
+} from "./_list_routes.ts";
 import { startServer, stop } from "./_processes.ts";
 import { type ScaleName, scaleSamples, seedScale } from "./_scale_seed.ts";
 import { CONCURRENCY, ROOT } from "./_settings.ts";
@@ -23,19 +32,38 @@ const P99_TARGET_MS = 50;
 const P50_GROWTH_LIMIT = 2;
 const ONLY = Deno.env.get("BENCH_LIST_ONLY");
 
-async function measureAt(scale: ScaleName, wrk: string): Promise<ListMeasurement[]> {
-  const existing = EXISTING_DATABASE_URL;
-  const database = await createBenchDatabase();
+const ROUNDS = Number(Deno.env.get("BENCH_SCALE_ROUNDS") ?? 3);
+
+/** A seeded size with its server up, ready to be measured; `close()` stops and drops it. */
+interface OpenSize extends ListTarget {
+  close(): Promise<void>;
+}
+
+/**
+ * Seeds `scale` into a new database (or opens `existingUrl`, seeded by an earlier run) and
+ * starts a server on it.
+ */
+async function openSize(scale: ScaleName, existingUrl?: string): Promise<OpenSize> {
+  const database = await createBenchDatabase(undefined, existingUrl);
   const keep = Deno.env.get("BENCH_SCALE_KEEP") === "1";
   const dataDir = await Deno.makeTempDir({ prefix: "shop-bench-scale-" });
   const children: Deno.ChildProcess[] = [];
   let plans: PlanCapture | undefined;
+  const close = async () => {
+    await plans?.close();
+    for (const child of children) await stop(child);
+    if (keep && !existingUrl) {
+      console.log(`kept ${scale}: ${database.url}`);
+      await database.keep();
+    } else await database.drop();
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  };
   try {
     const handle = await openDatabase({ databaseUrl: database.url, poolSize: 4 });
     let token: string;
     let samples;
     try {
-      if (!existing) {
+      if (!existingUrl) {
         console.log(`seeding ${scale} into ${database.name} ...`);
         await migrateToLatest(handle.db);
         await runSeeds(handle.db);
@@ -52,24 +80,11 @@ async function measureAt(scale: ScaleName, wrk: string): Promise<ListMeasurement
     const cases = listCases(openapi, samples).filter((c) =>
       !ONLY || ONLY.split(",").some((part) => c.route.includes(part.trim()))
     );
-    console.log(`measuring ${cases.length} list cases at ${scale} ...`);
     plans = new PlanCapture(database.url, dataDir);
-    return await measureListCases({
-      wrk,
-      baseUrl: server.baseUrl,
-      token,
-      cases,
-      plans,
-      log: console.log,
-    });
-  } finally {
-    await plans?.close();
-    for (const child of children) await stop(child);
-    if (keep && !existing) {
-      console.log(`kept ${database.url}`);
-      await database.keep();
-    } else await database.drop();
-    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    return { baseUrl: server.baseUrl, token, cases, plans, close };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }
 
@@ -90,10 +105,9 @@ export interface ScaleRow {
 }
 
 function combine(small: ListMeasurement[], large: ListMeasurement[] | undefined): ScaleRow[] {
-  const key = (m: ListMeasurement) => `${m.route} ${m.filter.split("=")[0]}`;
-  const largeBy = new Map((large ?? []).map((m) => [key(m), m]));
+  const largeBy = new Map((large ?? []).map((m) => [caseKey(m), m]));
   return small.map((s) => {
-    const l = largeBy.get(key(s));
+    const l = largeBy.get(caseKey(s));
     const last = l ?? s;
     const figures = (m: ListMeasurement) => ({
       p50Ms: m.p50Ms,
@@ -172,12 +186,33 @@ function printTable(rows: ScaleRow[], scale: ScaleName): void {
   );
 }
 
+/**
+ * `small`: the small size; `shop10y`: both sizes, each on its own server, every case measured
+ * at one then the other in each round (`measureListCases`). BENCH_SCALE_DATABASE_URL is the
+ * named size's database seeded by an earlier run, and, with shop10y,
+ * BENCH_SCALE_SMALL_DATABASE_URL the small one's; a size without one is seeded first.
+ */
 export async function runScaleBench(scale: ScaleName, wrk: string): Promise<void> {
-  const reuse = Boolean(EXISTING_DATABASE_URL);
-  const small = await measureAt(reuse && scale === "shop10y" ? "shop10y" : "small", wrk);
-  const large = scale === "shop10y" && !reuse ? await measureAt("shop10y", wrk) : undefined;
-  const rows = combine(small, large);
-  printTable(rows, reuse ? "small" : scale);
+  const sizes: Array<[ScaleName, string | undefined]> = scale === "shop10y"
+    ? [["small", Deno.env.get("BENCH_SCALE_SMALL_DATABASE_URL") || undefined], [
+      "shop10y",
+      EXISTING_DATABASE_URL,
+    ]]
+    : [["small", EXISTING_DATABASE_URL]];
+  const open: OpenSize[] = [];
+  let measured: ListMeasurement[][];
+  try {
+    for (const [size, existing] of sizes) open.push(await openSize(size, existing));
+    console.log(
+      `measuring ${open[0]!.cases.length} list cases at ${sizes.map(([s]) => s).join(" and ")}, ` +
+        `${ROUNDS} round(s) ...`,
+    );
+    measured = await measureListCases({ wrk, targets: open, rounds: ROUNDS, log: console.log });
+  } finally {
+    for (const size of open) await size.close();
+  }
+  const rows = combine(measured[0]!, measured[1]);
+  printTable(rows, scale);
   await Deno.mkdir(`${ROOT}bench/results`, { recursive: true });
   await Deno.writeTextFile(
     `${ROOT}bench/results/scale-${scale}.json`,
