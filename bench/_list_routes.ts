@@ -114,6 +114,7 @@ function filterValue(
   if (name === "entityId" && segment === "files") return samples.productId;
   // Storage folders are not seeded: a parent would be a made-up id (404).
   if (name === "parentId" && segment === "storage") return undefined;
+  if (name === "categoryId" && segment === "vault") return samples.vaultCategoryId;
   if (name === "itemSearch") return "gibson";
   if (name === "action") return "pos.transaction_completed";
   if (name === "entityType") return schema.enum ? schema.enum[0] : "transaction";
@@ -191,6 +192,16 @@ export class PlanCapture {
       logger: createMemoryLogger(),
     });
     this.#app = createAppWithRoutes(deps).app;
+  }
+
+  /** Unlocks the vault of this in-process app too (its key is in each process's memory). */
+  async unlockVault(token: string, masterPassword: string): Promise<void> {
+    const res = await this.#app.request("/v1/vault/unlock", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ masterPassword }),
+    });
+    if (res.status !== 204) throw new Error(`vault unlock answered ${res.status}`);
   }
 
   /** The scans of the page statement `path` runs (e.g. `Index Scan transactions_created_idx`). */

@@ -39,6 +39,48 @@ interface OpenSize extends ListTarget {
   close(): Promise<void>;
 }
 
+const VAULT_MASTER = "the size bench's master password";
+/** Entries a new vault gets (the vault is not part of the bulk seed: they are encrypted). */
+const VAULT_ENTRIES = 60;
+
+/**
+ * Initializes the vault of the server at `baseUrl` with a category of entries, or unlocks it
+ * (a database seeded by an earlier run), so that its lists answer pages rather than 423; the
+ * category's id.
+ */
+async function openVault(baseUrl: string, token: string): Promise<string> {
+  const send = async (path: string, body?: unknown) => {
+    const res = await fetch(`${baseUrl}/v1${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = res.status === 204 ? undefined : await res.json().catch(() => undefined);
+    return { status: res.status, json };
+  };
+  const init = await send("/vault/initialize", { masterPassword: VAULT_MASTER });
+  if (init.status === 409) {
+    const unlock = await send("/vault/unlock", { masterPassword: VAULT_MASTER });
+    if (unlock.status !== 204) throw new Error(`vault unlock answered ${unlock.status}`);
+    const categories = await send("/vault/categories");
+    return categories.json.data[0].id;
+  }
+  if (init.status !== 201) throw new Error(`vault initialize answered ${init.status}`);
+  const category = await send("/vault/categories", { name: "Suppliers' portals" });
+  if (category.status !== 201) throw new Error(`vault category answered ${category.status}`);
+  for (let n = 1; n <= VAULT_ENTRIES; n++) {
+    const entry = await send("/vault/entries", {
+      categoryId: category.json.id,
+      name: `Supplier ${n} portal`,
+      username: `shop${n}`,
+      url: `https://supplier${n}.example.test`,
+      secret: `secret ${n}`,
+    });
+    if (entry.status !== 201) throw new Error(`vault entry answered ${entry.status}`);
+  }
+  return category.json.id;
+}
+
 /**
  * Seeds `scale` into a new database (or opens `existingUrl`, seeded by an earlier run) and
  * starts a server on it.
@@ -77,10 +119,12 @@ async function openSize(scale: ScaleName, existingUrl?: string): Promise<OpenSiz
     }
     const server = await startServer(database.url, children);
     const openapi = await (await fetch(`${server.baseUrl}/v1/openapi.json`)).json();
-    const cases = listCases(openapi, samples).filter((c) =>
+    const vaultCategoryId = await openVault(server.baseUrl, token);
+    const cases = listCases(openapi, { ...samples, vaultCategoryId }).filter((c) =>
       !ONLY || ONLY.split(",").some((part) => c.route.includes(part.trim()))
     );
     plans = new PlanCapture(database.url, dataDir);
+    await plans.unlockVault(token, VAULT_MASTER);
     return { baseUrl: server.baseUrl, token, cases, plans, close };
   } catch (error) {
     await close();
