@@ -17,6 +17,9 @@ import { createAppWithRoutes } from "../server/app.ts";
 import { customPlan, TracingDatabase } from "../tests/_helpers/query_plans.ts";
 import { JWT_SECRET } from "./_db.ts";
 import type { ScaleSamples } from "./_scale_seed.ts";
+
+/** The seeded shop's samples, and the vault's category (opened on the server: `_scale.ts`). */
+export type ListSamples = ScaleSamples & { vaultCategoryId?: string };
 import { CONCURRENCY, WRK_THREADS } from "./_settings.ts";
 import { runWrk } from "./_wrk.ts";
 
@@ -87,7 +90,7 @@ function day(offsetDays: number): string {
 function filterValue(
   route: string,
   parameter: Parameter,
-  samples: ScaleSamples,
+  samples: ListSamples,
 ): string | undefined {
   const schema = parameter.schema?.anyOf?.[0] ?? parameter.schema ?? {};
   const name = parameter.name;
@@ -133,7 +136,7 @@ function filterValue(
 }
 
 /** The path ids of nested lists: the record whose children are listed. */
-function withPathIds(route: string, samples: ScaleSamples): string | undefined {
+function withPathIds(route: string, samples: ListSamples): string | undefined {
   const ids: Record<string, string> = {
     products: route.endsWith("/units") ? samples.serializedProductId : samples.productId,
     accounts: samples.accountId,
@@ -148,7 +151,7 @@ function withPathIds(route: string, samples: ScaleSamples): string | undefined {
 }
 
 /** Every list route of the API and its filters, with the values above. */
-export function listCases(openapi: OpenApi, samples: ScaleSamples): ListCase[] {
+export function listCases(openapi: OpenApi, samples: ListSamples): ListCase[] {
   const cases: ListCase[] = [];
   for (const [route, operations] of Object.entries(openapi.paths)) {
     const get = operations.get;

@@ -103,8 +103,6 @@ export interface ScaleSamples {
   enrollmentId: string;
   repairTicketId: string;
   serialNumber: string;
-  /** The vault's category (the vault is opened on the server, not seeded: `_scale.ts`). */
-  vaultCategoryId?: string;
 }
 
 /** `bench_id(kind || n)` as the seed makes it (for the samples above). */
