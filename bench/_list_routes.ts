@@ -4,7 +4,7 @@
  * listed here), its default page and then each documented filter alone, with a realistic value
  * from the seeded shop (a busy account, a hot product, the last 30 days, a common status).
  * Each case is sent once to read its status and `pagination.total`, then loaded with wrk at
- * BENCH_CONCURRENCY clients for BENCH_LIST_SECONDS (default 2), BENCH_SCALE_ROUNDS times (default
+ * BENCH_CONCURRENCY clients for BENCH_LIST_SECONDS (default 2), BENCH_ROUNDS times (default
  * 3) at each size in turn; the figures are the medians of the rounds. The page statement of each
  * case is captured in-process (the same app on a logging connection) and explained with its
  * values, and the plan's scans are summarised next to the figures.
@@ -16,12 +16,13 @@ import { createMemoryLogger } from "../app/logger.ts";
 import { createAppWithRoutes } from "../server/app.ts";
 import { customPlan, TracingDatabase } from "../tests/_helpers/query_plans.ts";
 import { JWT_SECRET } from "./_db.ts";
+import { foldRounds } from "./_rounds.ts";
 import type { ScaleSamples } from "./_scale_seed.ts";
+import { CONCURRENCY, WRK_THREADS } from "./_settings.ts";
+import { runWrk, type WrkResult } from "./_wrk.ts";
 
 /** The seeded shop's samples, and the vault's category (opened on the server: `_scale.ts`). */
 export type ListSamples = ScaleSamples & { vaultCategoryId?: string };
-import { CONCURRENCY, WRK_THREADS } from "./_settings.ts";
-import { runWrk } from "./_wrk.ts";
 
 export const LIST_SECONDS = Number(Deno.env.get("BENCH_LIST_SECONDS") ?? 2);
 
@@ -244,18 +245,13 @@ export function caseKey(item: ListCase): string {
   return `${item.route} ${item.filter.split("=")[0]}`;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 /**
  * Measures every case of the first target, at every target (wrk), with its plan there: `rounds`
  * loads of each case, one target after the other within a round, so the sizes of a case are
  * measured seconds apart (this machine drifts by tens of percent over minutes: measured one
  * size after the other, 10 minutes apart, small tables showed p50 ratios of 2.0–2.4 that the
- * next run did not); each figure is the median of its rounds. Per target, its measurements in
+ * next run did not); the rounds are folded as the scenarios' are (`foldRounds`: p50 and p99
+ * the median of the rounds', req/s over all of them). Per target, its measurements in
  * the first target's order (a case missing at a target is left out there).
  */
 export async function measureListCases(options: {
@@ -294,7 +290,7 @@ export async function measureListCases(options: {
       const res = await fetch(target.baseUrl + item.path, { headers });
       return { status: res.status, body: await res.json().catch(() => ({})) };
     }));
-    const loads: Array<Array<Awaited<ReturnType<typeof runWrk>>>> = targets.map(() => []);
+    const loads: WrkResult[][] = targets.map(() => []);
     for (let round = 0; round < options.rounds; round++) {
       for (const [i, target] of targets.entries()) {
         const item = at[i];
@@ -306,14 +302,15 @@ export async function measureListCases(options: {
       const answer = answers[i];
       if (!item || !answer) continue;
       const { status, body } = answer;
+      const folded = foldRounds(loads[i]!);
       const measured: ListMeasurement = {
         ...item,
         status,
         rows: typeof body?.pagination?.total === "number" ? body.pagination.total : null,
         totalExact: body?.pagination?.totalExact ?? null,
-        reqPerSec: Math.round(median(loads[i]!.map((l) => l.requestsPerSecond))),
-        p50Ms: median(loads[i]!.map((l) => l.p50Ms)),
-        p99Ms: median(loads[i]!.map((l) => l.p99Ms)),
+        reqPerSec: folded.requestsPerSecond,
+        p50Ms: folded.p50Ms,
+        p99Ms: folded.p99Ms,
         plan: await target.plans.planOf(item.path, target.token).catch((e) => `(${e.message})`),
       };
       options.log?.(

@@ -1,7 +1,7 @@
 /**
  * `BENCH_SCALE=small|shop10y deno task bench`: every list route at a shop's size
  * (`_list_routes.ts`) on a database seeded by `_scale_seed.ts`. `shop10y` seeds the small
- * setting and the large one, measures each case at both (BENCH_SCALE_ROUNDS rounds, medians)
+ * setting and the large one, measures each case at both (BENCH_ROUNDS rounds, medians)
  * and prints them side by side: each case's p99 at the large size must stay under 50 ms, and
  * its p50 within 2× the small size's.
  *
@@ -26,13 +26,11 @@ import {
 } from "./_list_routes.ts";
 import { startServer, stop } from "./_processes.ts";
 import { type ScaleName, scaleSamples, seedScale } from "./_scale_seed.ts";
-import { CONCURRENCY, ROOT } from "./_settings.ts";
+import { CONCURRENCY, ROOT, ROUNDS } from "./_settings.ts";
 
 const P99_TARGET_MS = 50;
 const P50_GROWTH_LIMIT = 2;
 const ONLY = Deno.env.get("BENCH_LIST_ONLY");
-
-const ROUNDS = Number(Deno.env.get("BENCH_SCALE_ROUNDS") ?? 3);
 
 /** A seeded size with its server up, ready to be measured; `close()` stops and drops it. */
 interface OpenSize extends ListTarget {
