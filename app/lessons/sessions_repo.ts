@@ -3,6 +3,7 @@ import { type Selectable, sql, type Transaction } from "kysely";
 import { timeOfMinutes } from "../../domain/calendar.ts";
 import type { PlannedSession } from "../../domain/lessons/session_generation.ts";
 import type { SessionStatus } from "../../domain/lessons/session_status.ts";
+import { arrayLiteral } from "../db/array_literal.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { containsText } from "../db/contains_text.ts";
@@ -179,11 +180,6 @@ export async function deleteScheduledSessionsAfter(
 /** Serializes generation runs (each waits for the previous to commit). */
 export async function lockSessionGeneration(trx: Transaction<Database>): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext('lesson_session_generation'))`.execute(trx);
-}
-
-/** A PostgreSQL array literal of values that need no quoting (uuids, dates, integers). */
-function arrayLiteral(values: ReadonlyArray<string | number>): string {
-  return `{${values.join(",")}}`;
 }
 
 /**

@@ -8,6 +8,8 @@
  * date, which the past-due list reads; {@link refreshUnpaidSince}) in the same transaction.
  */
 import { sql, type Transaction } from "kysely";
+import { arrayLiteral } from "../db/array_literal.ts";
+import { compiledOnce } from "../db/compiled.ts";
 import type { Database, Db } from "../db/database.ts";
 import { isoStringOrNull } from "../db/rows.ts";
 import type { ChargeStatus } from "./rentals_tables.ts";
@@ -144,17 +146,25 @@ export interface ChargeTotals {
   equity: string;
 }
 
+/**
+ * The grouped totals of the rentals in `ids` (an {@link arrayLiteral}): one statement text for
+ * any number of rentals, compiled once (every rentals list and rental read runs it).
+ */
+const chargeTotalRows = compiledOnce((db: Db, ids: string) =>
+  db.selectFrom("rental_charges").select([
+    "rental_id",
+    sql<string>`coalesce(sum(amount) FILTER (WHERE status = 'unpaid'), 0)::text`.as("unpaid"),
+    sql<string>`coalesce(sum(equity) FILTER (WHERE status = 'paid'), 0)::text`.as("equity"),
+  ]).where(sql<boolean>`rental_id = ANY (${ids}::uuid[])`).groupBy("rental_id")
+);
+
 /** Per rental id: unpaid total and equity (one grouped query through the period key). */
 export async function findChargeTotals(
   db: Db,
   rentalIds: readonly string[],
 ): Promise<Map<string, ChargeTotals>> {
   if (rentalIds.length === 0) return new Map();
-  const rows = await db.selectFrom("rental_charges").select([
-    "rental_id",
-    sql<string>`coalesce(sum(amount) FILTER (WHERE status = 'unpaid'), 0)::text`.as("unpaid"),
-    sql<string>`coalesce(sum(equity) FILTER (WHERE status = 'paid'), 0)::text`.as("equity"),
-  ]).where("rental_id", "in", rentalIds).groupBy("rental_id").execute();
+  const rows = await chargeTotalRows(db, arrayLiteral(rentalIds));
   return new Map(rows.map((r) => [r.rental_id, { unpaid: r.unpaid, equity: r.equity }]));
 }
 
