@@ -162,6 +162,8 @@ Deno.test("the ticket and rental lists remember the SQL of every shape (their va
     rentalListSchema.parse({ q: "smith", sort: "dueDate", order: "desc" }),
     { ...rentalListSchema.parse({ status: "active" }), overdueBefore: "2026-11-28" },
     { ...rentalListSchema.parse({}), pastDueBefore: "2026-11-18" },
+    // Read once, the page size is in the text: one statement per size, still remembered.
+    { ...rentalListSchema.parse({ limit: "7", page: "2" }), pastDueBefore: "2026-11-18" },
     { ...rentalListSchema.parse({ accountId: id, memberId: id, productId: id }) },
   ];
   const rentals = rentalListSql.size;
