@@ -353,7 +353,7 @@ function rentalIds(db: Db, params: ListParams & RentalFilters) {
   if (params.overdueBefore) {
     // `active` in the text, not bound: a plan made once must know it holds for
     // rentals_overdue_idx's predicate.
-    ids = ids.where(sql<boolean>`r.status = 'active'`).where("r.due_date", "is not", null)
+    ids = ids.where("r.status", "=", sql.lit("active")).where("r.due_date", "is not", null)
       .where("r.due_date", "<", params.overdueBefore);
   }
   if (params.pastDueBefore) {
