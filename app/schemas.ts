@@ -68,7 +68,8 @@ export const money = z.union([
   .describe('Amount, e.g. "19.99" or 19.99 (at most two decimals)');
 
 /** `money` that refuses a negative amount. */
-export const nonNegativeMoney = money.refine((v) => !v.startsWith("-"), "Must not be negative");
+export const nonNegativeMoney = money.refine((v) => !v.startsWith("-"), "Must not be negative")
+  .describe('Amount, never negative, e.g. "19.99" or 19.99 (at most two decimals)');
 
 export const moneyString = z.string().regex(/^-?\d+\.\d{2}$/).describe("Amount with two decimals");
 

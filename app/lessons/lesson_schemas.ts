@@ -3,8 +3,8 @@ import { z } from "zod";
 import {
   isoDate,
   listQuery,
-  money,
   moneyString,
+  nonNegativeMoney,
   queryBoolean,
   timeOfDay,
   timestamp,
@@ -17,7 +17,8 @@ import { ITEM_STATUSES, PLAN_STATUSES } from "../../domain/lessons/plan_progress
 
 const name = z.string().trim().min(1).max(200);
 const text = (max: number) => z.string().trim().max(max);
-const nullableMoney = money.nullable();
+/** A lesson price (rate presets, an enrollment's rate): never negative, null unsets it. */
+const nullableMoney = nonNegativeMoney.nullable();
 const dayOfWeek = z.int().min(0).max(6).describe("0 = Sunday .. 6 = Saturday");
 const durationMinutes = z.int().min(1).max(1440);
 const queryInt = (min: number, max: number) =>

@@ -253,3 +253,46 @@ Deno.test("GET /enrollments sorts by memberName (the name-like field) as well as
   assertEquals(await list("sort=memberName&order=desc"), [zed.id, mia.id, abe.id]);
   assertEquals(await list("sort=createdAt"), [zed.id, abe.id, mia.id]);
 });
+
+Deno.test("an enrollment's rate is never negative: create and update → 400 naming rate; zero and positive pass", async () => {
+  const s = await freshSlot({ maxStudents: 4 });
+  const m = await member(w);
+  for (const rate of ["-30.00", -30, "-0.01", -0.01]) {
+    const created = await api(t.app, "POST", "/v1/enrollments", {
+      token: w.editor.token,
+      body: {
+        memberId: m,
+        slotId: s.id,
+        startDate: "2026-12-01",
+        billingInterval: "monthly",
+        rate,
+      },
+    });
+    assertEquals(created.status, 400, `${rate}: ${created.text}`);
+    assertEquals(created.headers.get("content-type"), "application/problem+json");
+    assertEquals(created.body.code, "validation_failed");
+    assertEquals(created.body.errors.map((e: { path: string }) => e.path), ["rate"]);
+  }
+  const free = await enroll(w, m, s.id, { rate: 0 });
+  assertEquals(free.rate, "0.00");
+  for (const rate of ["-30.00", -30, "-0.01"]) {
+    const patched = await api(t.app, "PATCH", `/v1/enrollments/${free.id}`, {
+      token: w.editor.token,
+      body: { rate },
+    });
+    assertEquals(patched.status, 400, `${rate}: ${patched.text}`);
+    assertEquals(patched.headers.get("content-type"), "application/problem+json");
+    assertEquals(patched.body.errors.map((e: { path: string }) => e.path), ["rate"]);
+  }
+  const priced = await api(t.app, "PATCH", `/v1/enrollments/${free.id}`, {
+    token: w.editor.token,
+    body: { rate: "45.50" },
+  });
+  assertEquals(priced.status, 200);
+  assertEquals(priced.body.rate, "45.50");
+  const zero = await api(t.app, "PATCH", `/v1/enrollments/${free.id}`, {
+    token: w.editor.token,
+    body: { rate: "0.00" },
+  });
+  assertEquals(zero.body.rate, "0.00");
+});

@@ -379,3 +379,69 @@ Deno.test("the OpenAPI document describes the lessons routes", async () => {
     assert(res.body.paths[path], `${path} is documented`);
   }
 });
+
+/** `body` sent to `path` is refused: 400 problem+json `validation_failed` naming `field`. */
+async function assertRefusedNegative(method: string, path: string, body: unknown, field: string) {
+  const res = await api(t.app, method, path, { token: w.editor.token, body });
+  assertEquals(res.status, 400, `${method} ${path} ${JSON.stringify(body)}: ${res.text}`);
+  assertEquals(res.headers.get("content-type"), "application/problem+json");
+  assertEquals(res.body.code, "validation_failed");
+  assertEquals(res.body.errors.map((e: { path: string }) => e.path), [field]);
+}
+
+const NEGATIVE_RATES = ["-30.00", -30, "-0.01", -0.01];
+
+Deno.test("lesson type rate presets are never negative: create and update → 400 naming the rate; zero and positive pass", async () => {
+  for (const key of ["weekly", "monthly", "quarterly"]) {
+    for (const rate of NEGATIVE_RATES) {
+      await assertRefusedNegative("POST", "/v1/lesson-types", {
+        name: "Negative",
+        durationMinutes: 30,
+        ratePresets: { [key]: rate },
+      }, `ratePresets.${key}`);
+    }
+  }
+  const type = await lessonType(w, { ratePresets: { weekly: 0, monthly: "0.00", quarterly: 1 } });
+  assertEquals(type.ratePresets, { weekly: "0.00", monthly: "0.00", quarterly: "1.00" });
+  for (const rate of NEGATIVE_RATES) {
+    await assertRefusedNegative("PATCH", `/v1/lesson-types/${type.id}`, {
+      ratePresets: { monthly: rate },
+    }, "ratePresets.monthly");
+  }
+  const patched = await api(t.app, "PATCH", `/v1/lesson-types/${type.id}`, {
+    token: w.editor.token,
+    body: { ratePresets: { weekly: "12.50", monthly: 0 } },
+  });
+  assertEquals(patched.status, 200);
+  assertEquals(patched.body.ratePresets, { weekly: "12.50", monthly: "0.00", quarterly: "1.00" });
+});
+
+Deno.test("schedule slot rate presets are never negative: create and update → 400 naming the rate; zero and positive pass", async () => {
+  const type = await lessonType(w);
+  const teacher = await instructor(w);
+  const base = { instructorId: teacher.id, lessonTypeId: type.id, dayOfWeek: 3 };
+  for (const rate of NEGATIVE_RATES) {
+    await assertRefusedNegative("POST", "/v1/schedule-slots", {
+      ...base,
+      startTime: "10:00",
+      ratePresets: { weekly: rate },
+    }, "ratePresets.weekly");
+  }
+  const s = await slot(w, teacher.id, type.id, {
+    dayOfWeek: 3,
+    startTime: "11:00",
+    ratePresets: { weekly: 0, monthly: "80.00" },
+  });
+  assertEquals(s.ratePresets, { weekly: "0.00", monthly: "80.00", quarterly: null });
+  for (const rate of NEGATIVE_RATES) {
+    await assertRefusedNegative("PATCH", `/v1/schedule-slots/${s.id}`, {
+      ratePresets: { quarterly: rate },
+    }, "ratePresets.quarterly");
+  }
+  const patched = await api(t.app, "PATCH", `/v1/schedule-slots/${s.id}`, {
+    token: w.editor.token,
+    body: { ratePresets: { quarterly: "0.00", monthly: 75 } },
+  });
+  assertEquals(patched.status, 200);
+  assertEquals(patched.body.ratePresets, { weekly: "0.00", monthly: "75.00", quarterly: "0.00" });
+});
