@@ -3,11 +3,19 @@
  * is short for `--format json`). Tables are aligned (cli-table3, borderless) with money and
  * counts right-aligned; CSV is RFC 4180 (csv-stringify); colour only when the stream is a
  * terminal and NO_COLOR is not set. Data goes to stdout; messages and errors go to stderr.
+ *
+ * Stored text is printed only through these functions, which make it harmless: table cells and
+ * messages lose escape sequences and control characters (`terminalText`: a product's name cannot
+ * clear the screen), CSV cells lose them too and a spreadsheet formula gets a leading `'`
+ * (`spreadsheetCell`; plain numbers such as `-12.50` stay numbers), and JSON escapes DEL and C1
+ * (`\u009b`) besides what JSON escapes anyway: the same value, nothing a terminal acts on.
  */
 import { type Command, Option } from "commander";
 import Table from "cli-table3";
 import { stringify } from "csv-stringify/sync";
 import { storeLocalDateTime } from "../domain/calendar.ts";
+import { spreadsheetCell } from "../domain/printing/spreadsheet_cell.ts";
+import { terminalText } from "../domain/printing/terminal_text.ts";
 
 export type OutputFormat = "table" | "json" | "csv";
 
@@ -67,26 +75,52 @@ export function formatTable<T>(
     chars: NO_BORDERS,
     style: { "head": [], "border": [], "padding-left": 0, "padding-right": 0 },
   });
-  for (const row of rows) table.push(columns.map((c) => cellText(c.value(row))));
+  for (const row of rows) table.push(columns.map((c) => terminalText(cellText(c.value(row)))));
   return table.toString().split("\n").map((line) => line.trimEnd()).join("\n");
 }
 
-/** RFC 4180 CSV (CRLF line ends) with a header line. */
+/**
+ * RFC 4180 CSV (CRLF line ends) with a header line; each cell without control characters and
+ * safe to open in a spreadsheet (see the top of this file).
+ */
 export function formatCsv<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
   return stringify([
     columns.map((c) => c.header),
-    ...rows.map((row) => columns.map((c) => cellText(c.value(row)))),
+    ...rows.map((row) => columns.map((c) => spreadsheetCell(terminalText(cellText(c.value(row)))))),
   ], { record_delimiter: "windows", quoted_match: /[\r\n]/ });
 }
 
-export function printJson(value: unknown): void {
-  console.log(JSON.stringify(value, null, 2));
-}
-
-function writeStdout(text: string): void {
+function write(stream: "stdout" | "stderr", text: string): void {
+  const out = stream === "stdout" ? Deno.stdout : Deno.stderr;
   const bytes = new TextEncoder().encode(text);
   let written = 0;
-  while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+  while (written < bytes.length) written += out.writeSync(bytes.subarray(written));
+}
+
+const JSON_UNESCAPED_CONTROL = /[\x7f-\x9f]/g;
+
+/** Indented JSON; DEL and C1 escaped as `\u00XX` (JSON escapes C0 itself): the same value. */
+export function printJson(value: unknown): void {
+  const json = JSON.stringify(value, null, 2).replace(
+    JSON_UNESCAPED_CONTROL,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  write("stdout", `${json}\n`);
+}
+
+/** A message (that may hold stored text) on stdout, made terminal-safe. */
+export function printText(text: string): void {
+  write("stdout", `${terminalText(text)}\n`);
+}
+
+/** A note or warning (that may hold stored text) on stderr, made terminal-safe. */
+export function printNote(text: string): void {
+  write("stderr", `${terminalText(text)}\n`);
+}
+
+/** Tables from `formatTable` (their cells are terminal-safe already), a blank line between. */
+export function printTables(tables: readonly string[]): void {
+  write("stdout", `${tables.join("\n\n")}\n`);
 }
 
 /**
@@ -100,9 +134,9 @@ export function printRows<T>(
   options: { json?: unknown; empty?: string } = {},
 ): void {
   if (format === "json") printJson(options.json ?? rows);
-  else if (format === "csv") writeStdout(formatCsv(rows, columns));
-  else if (rows.length === 0) console.error(options.empty ?? "(none)");
-  else console.log(formatTable(rows, columns, { color: colorEnabled("stdout") }));
+  else if (format === "csv") write("stdout", formatCsv(rows, columns));
+  else if (rows.length === 0) printNote(options.empty ?? "(none)");
+  else printTables([formatTable(rows, columns, { color: colorEnabled("stdout") })]);
 }
 
 /** Adds `--format table|json|csv` and `--json` to a command that prints data. */

@@ -13,6 +13,7 @@ import type { AppDeps } from "../app/deps.ts";
 import { createLogger } from "../app/logger.ts";
 import { postgresLocation } from "../app/db/postgres_client.ts";
 import { CliError } from "./_errors.ts";
+import { printNote } from "./_output.ts";
 
 export interface RuntimeOptions {
   /** `ops migrate up` only: create the embedded database when there is none yet. */
@@ -101,7 +102,7 @@ export async function withRuntime<T>(
   }
   const logger = createLogger(
     config.logLevel === "debug" ? "debug" : "error",
-    (line) => console.error(line),
+    (line) => printNote(line),
   );
   let runtime;
   try {

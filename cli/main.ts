@@ -9,6 +9,7 @@ import { Command, CommanderError } from "commander";
 import { APP_VERSION } from "../app/deps.ts";
 import { translateDatabaseError } from "../app/db/db_errors.ts";
 import { DomainError } from "../domain/errors.ts";
+import { terminalText } from "../domain/printing/terminal_text.ts";
 import { CliError, oneLine, UsageError } from "./_errors.ts";
 import { commandPath, describeProgram, finishProgram } from "./_help.ts";
 import { colorEnabled } from "./_output.ts";
@@ -67,7 +68,7 @@ export function buildProgram(): Command {
 
 function printError(message: string): void {
   const prefix = colorEnabled("stderr") ? "\x1b[31merror:\x1b[39m" : "error:";
-  console.error(`${prefix} ${oneLine(message)}`);
+  console.error(`${prefix} ${oneLine(terminalText(message))}`);
 }
 
 /** Maps whatever a command threw to an exit code, printing one line on stderr. */
@@ -96,7 +97,9 @@ export function exitCodeFor(error: unknown, command = "ops"): number {
     return translated.code === "validation_failed" ? EXIT_USAGE : EXIT_FAILURE;
   }
   printError(error instanceof Error ? error.message : String(error));
-  if (Deno.env.get("LOG_LEVEL") === "debug" && error instanceof Error) console.error(error.stack);
+  if (Deno.env.get("LOG_LEVEL") === "debug" && error instanceof Error) {
+    console.error(terminalText(error.stack ?? ""));
+  }
   return EXIT_FAILURE;
 }
 

@@ -303,6 +303,15 @@ Deno.test("app/ and domain/ hold no module-level mutable state (no top-level let
   );
 });
 
+// ------------------------------------------------------------------------------ output
+
+Deno.test("ops commands print only through cli/_output.ts, which makes stored text terminal-safe", () => {
+  const pattern = /\bconsole\.(?:log|error|warn|info|debug)\(|\bDeno\.std(?:out|err)\.write/g;
+  report(
+    under("cli/commands/").flatMap((f) => findAll(f, pattern).map((m) => `${m.at} ${m.match[0]}`)),
+  );
+});
+
 // ------------------------------------------------------------------------------ grain
 
 Deno.test(`no source file passes ${MAX_LINES} lines`, () => {

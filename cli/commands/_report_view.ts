@@ -11,10 +11,12 @@ import type {
 import {
   colorEnabled,
   type Column,
-  formatCsv,
   formatTable,
   type OutputFormat,
   printJson,
+  printRows,
+  printTables,
+  printText,
   storeTime,
 } from "../_output.ts";
 
@@ -143,34 +145,26 @@ export function printDailyReport(report: DailyReportJson, view: ReportView): voi
   if (view.format === "json") return printJson(report);
   const lines = dailyReportLines(report);
   if (view.format === "csv") {
-    return void Deno.stdout.writeSync(new TextEncoder().encode(formatCsv(lines, CSV_COLUMNS)));
+    return printRows(lines, CSV_COLUMNS, "csv");
   }
   const color = colorEnabled("stdout");
   const sessions = report.sessions.length === 0
     ? "SESSIONS: none"
     : sessionsTable(report.sessions, view.timeZone, color);
-  console.log(
-    [
-      `${view.heading} (generated ${storeTime(report.generatedAt, view.timeZone)})`,
-      ...tables(lines, color),
-      sessions,
-    ].join("\n\n"),
-  );
+  printText(`${view.heading} (generated ${storeTime(report.generatedAt, view.timeZone)})\n`);
+  printTables([...tables(lines, color), sessions]);
 }
 
 export function printDrawerReport(report: DrawerReportJson, view: ReportView): void {
   if (view.format === "json") return printJson(report);
   const lines = drawerReportLines(report);
   if (view.format === "csv") {
-    return void Deno.stdout.writeSync(new TextEncoder().encode(formatCsv(lines, CSV_COLUMNS)));
+    return printRows(lines, CSV_COLUMNS, "csv");
   }
   const opened = storeTime(report.openedAt, view.timeZone);
   const closed = report.closedAt
     ? `, closed ${storeTime(report.closedAt, view.timeZone)}`
     : " (still open)";
-  console.log(
-    [`${view.heading}: opened ${opened}${closed}`, ...tables(lines, colorEnabled("stdout"))].join(
-      "\n\n",
-    ),
-  );
+  printText(`${view.heading}: opened ${opened}${closed}\n`);
+  printTables(tables(lines, colorEnabled("stdout")));
 }

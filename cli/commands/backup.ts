@@ -20,7 +20,7 @@ import { defaultBackupName, type Manifest } from "../../domain/backup/archive_fo
 import { assertCanConfirm, confirm } from "../_confirm.ts";
 import { CliError } from "../_errors.ts";
 import { BUSINESS_ENV, DATABASE_ENV, describe } from "../_help.ts";
-import { outputFormat, printRows, withFormatOptions } from "../_output.ts";
+import { outputFormat, printRows, printText, withFormatOptions } from "../_output.ts";
 import { progressBar, withActivity } from "../_progress.ts";
 import { databaseLabel, withRuntime } from "../_runtime.ts";
 import { run } from "../_transport.ts";
@@ -79,7 +79,7 @@ const COLUMNS = [
 ];
 
 function print(summary: Summary, format: ReturnType<typeof outputFormat>, line: string): void {
-  if (format === "table") console.log(line);
+  if (format === "table") printText(line);
   else printRows([summary], COLUMNS, format, { json: summary });
 }
 

@@ -20,7 +20,9 @@ import {
   type Column,
   outputFormat,
   printJson,
+  printNote,
   printRows,
+  printText,
   storeTime,
   withFormatOptions,
 } from "../_output.ts";
@@ -123,7 +125,7 @@ export function registerLogin(program: Command): void {
     }
     const api = new ApiClient(result.server, { ...(await loadCredentials()), source: "stored" });
     const until = storeTime(result.expiresAt, await storeTimezoneVia(api));
-    console.log(
+    printText(
       `Logged in to ${result.server} as ${result.email} (roles: ${
         result.roles.join(", ") || "none"
       }) ` +
@@ -164,7 +166,7 @@ export function registerLogin(program: Command): void {
     const expires = who.expiresAt
       ? `, valid until ${storeTime(who.expiresAt, await storeTimezoneVia(api))}`
       : "";
-    console.log(
+    printText(
       [
         `Server:  ${who.server}`,
         `User:    ${me.email} (${me.firstName} ${me.lastName})`,
@@ -184,10 +186,10 @@ export function registerLogin(program: Command): void {
     .description("Forget the stored login (the token stays valid until it expires)")
     .action(async () => {
       const removed = await removeCredentials();
-      if (removed) console.log(`Logged out of ${removed.server} (${removed.email}).`);
-      else console.log("Not logged in: there was no stored login.");
+      if (removed) printText(`Logged out of ${removed.server} (${removed.email}).`);
+      else printText("Not logged in: there was no stored login.");
       if (Deno.env.get("OPS_TOKEN")) {
-        console.error("note: OPS_TOKEN is still set in your environment");
+        printNote("note: OPS_TOKEN is still set in your environment");
       }
     });
   describe(logout, { examples: ["deno task ops logout"], env: SERVER_ENV });

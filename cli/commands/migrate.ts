@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { migrateDown, migrateToLatest, migrationStatus } from "../../app/db/migrate.ts";
 import { assertCanConfirm, confirm } from "../_confirm.ts";
 import { DATABASE_ENV, describe } from "../_help.ts";
-import { outputFormat, printRows, withFormatOptions } from "../_output.ts";
+import { outputFormat, printNote, printRows, printText, withFormatOptions } from "../_output.ts";
 import { cliConfig, databaseLabel, embeddedPath, withRuntime } from "../_runtime.ts";
 
 interface FormatOptions {
@@ -29,7 +29,7 @@ export function registerMigrate(program: Command): void {
     const config = cliConfig();
     const pgdata = embeddedPath(config);
     if (pgdata && !(await Deno.stat(`${pgdata}/PG_VERSION`).catch(() => undefined))) {
-      console.error(`Creating the embedded database in ${pgdata}`);
+      printNote(`Creating the embedded database in ${pgdata}`);
     }
     const applied = await withRuntime(
       { create: true, requireMigrated: false },
@@ -37,10 +37,10 @@ export function registerMigrate(program: Command): void {
     );
     const format = outputFormat(options);
     if (format === "table" && applied.length === 0) {
-      console.log("Nothing to apply: the schema is up to date.");
+      printText("Nothing to apply: the schema is up to date.");
     } else if (format === "table") {
-      for (const name of applied) console.log(`applied ${name}`);
-      console.error("Next: `ops seed` (the reference data).");
+      for (const name of applied) printText(`applied ${name}`);
+      printNote("Next: `ops seed` (the reference data).");
     } else printRows(applied, NAME_COLUMN, format, { json: { applied } });
   });
   describe(up, {
@@ -68,8 +68,8 @@ export function registerMigrate(program: Command): void {
       );
       return await migrateDown(deps.db);
     });
-    if (format === "table" && reverted.length === 0) console.log("Nothing to revert.");
-    else if (format === "table") { for (const name of reverted) console.log(`reverted ${name}`); }
+    if (format === "table" && reverted.length === 0) printText("Nothing to revert.");
+    else if (format === "table") { for (const name of reverted) printText(`reverted ${name}`); }
     else printRows(reverted, NAME_COLUMN, format, { json: { reverted } });
   });
   describe(down, {

@@ -11,7 +11,14 @@ import { NotFoundError } from "../../domain/errors.ts";
 import { assertCanConfirm, confirm } from "../_confirm.ts";
 import { UsageError } from "../_errors.ts";
 import { BUSINESS_ENV, DATABASE_ENV, describe } from "../_help.ts";
-import { type Column, outputFormat, printJson, printRows, withFormatOptions } from "../_output.ts";
+import {
+  type Column,
+  outputFormat,
+  printJson,
+  printRows,
+  printText,
+  withFormatOptions,
+} from "../_output.ts";
 import { withRuntime } from "../_runtime.ts";
 import { run } from "../_transport.ts";
 
@@ -32,7 +39,7 @@ function printModule(module: ModuleRecord, options: FormatOptions, message: stri
   const format = outputFormat(options);
   if (format === "json") printJson(module);
   else if (format === "csv") printRows([module], COLUMNS, format);
-  else console.log(message);
+  else printText(message);
 }
 
 function state(module: ModuleRecord): string {

@@ -12,7 +12,7 @@ import {
 } from "../../app/rentals/rental_schemas.ts";
 import { BUSINESS_ENV, describe } from "../_help.ts";
 import { parseInput } from "../_input.ts";
-import { type Column, outputFormat, printRows, withFormatOptions } from "../_output.ts";
+import { type Column, outputFormat, printRows, printText, withFormatOptions } from "../_output.ts";
 import { withActivity, withProgressBar } from "../_progress.ts";
 import { run } from "../_transport.ts";
 
@@ -69,7 +69,7 @@ export function registerRentalsCommands(program: Command): void {
             }),
         ),
     });
-    if (format === "table") console.log(summary(result));
+    if (format === "table") printText(summary(result));
     else printRows([result], COLUMNS, format, { json: result });
   });
   describe(bill, {

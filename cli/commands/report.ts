@@ -16,7 +16,7 @@ import { type ApiClient, ApiError } from "../_api.ts";
 import { CliError, UsageError } from "../_errors.ts";
 import { BUSINESS_ENV, describe } from "../_help.ts";
 import { parseInput, UUID } from "../_input.ts";
-import { outputFormat, withFormatOptions } from "../_output.ts";
+import { outputFormat, printNote, withFormatOptions } from "../_output.ts";
 import { run, storeTimezoneVia } from "../_transport.ts";
 import { printDailyReport, printDrawerReport } from "./_report_view.ts";
 
@@ -80,7 +80,7 @@ export function registerReport(program: Command): void {
         timeZone: await storeTimezoneVia(api),
       }),
     });
-    if (result.report.kind === "X") console.error("note: the session is still open (X report)");
+    if (result.report.kind === "X") printNote("note: the session is still open (X report)");
     printDrawerReport(result.report, {
       format,
       heading: `${result.report.kind} report of drawer session ${result.report.sessionId}`,

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { runSeeds } from "../../app/seed.ts";
 import { DATABASE_ENV, describe } from "../_help.ts";
+import { printText } from "../_output.ts";
 import { withRuntime } from "../_runtime.ts";
 
 export function registerSeed(program: Command): void {
@@ -10,7 +11,7 @@ export function registerSeed(program: Command): void {
     .action(async () => {
       // A database with pending migrations is refused (one line naming `ops migrate up`).
       await withRuntime({}, (deps) => runSeeds(deps.db));
-      console.log("Seeds applied.");
+      printText("Seeds applied.");
     });
   describe(seed, {
     examples: ["deno task ops migrate up && deno task ops seed"],

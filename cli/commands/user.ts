@@ -24,7 +24,9 @@ import {
   type Column,
   outputFormat,
   printJson,
+  printNote,
   printRows,
+  printText,
   storeTime,
   withFormatOptions,
 } from "../_output.ts";
@@ -120,7 +122,7 @@ async function registerFirstUser(api: ApiClient, input: CreateUserInput): Promis
     );
   }
   const first = slugs.has("admin") ? "the shop's first user (Admin)" : "registered";
-  console.error(
+  printNote(
     `${created.user.email} is ${first}. Next: \`ops login --server ${api.server} ` +
       `--email ${created.user.email}\``,
   );
@@ -206,11 +208,11 @@ export function registerUserCommands(program: Command): void {
       if (format === "json") return printJson(created);
       if (format === "csv") return printRows([created], USER_COLUMNS, format);
       const roles = created.user.roles.map((r) => r.name).join(", ") || "none";
-      console.log(
+      printText(
         `Created ${created.user.email} (${created.user.firstName} ${created.user.lastName}), ` +
           `employee ${created.user.employeeNumber}, roles: ${roles}.`,
       );
-      if (created.resetLink) console.log(linkText(created.resetLink, timeZone));
+      if (created.resetLink) printText(linkText(created.resetLink, timeZone));
     },
   );
   describe(create, {
@@ -246,7 +248,7 @@ export function registerUserCommands(program: Command): void {
         { header: "expiresAt", value: (l) => l.expiresAt },
       ], format);
     }
-    console.log(linkText(link, timeZone));
+    printText(linkText(link, timeZone));
   });
   describe(resetLink, {
     examples: ["deno task ops user reset-link --email bo@shop.test"],

@@ -13,7 +13,7 @@ import { ApiClient, ApiError } from "../_api.ts";
 import { currentSession } from "../_credentials.ts";
 import { CliError, UsageError } from "../_errors.ts";
 import { describe, SERVER_ENV } from "../_help.ts";
-import { type Column, outputFormat, printRows, withFormatOptions } from "../_output.ts";
+import { type Column, outputFormat, printRows, printText, withFormatOptions } from "../_output.ts";
 import { cliConfig } from "../_runtime.ts";
 import { promptSecret } from "../_secrets.ts";
 
@@ -157,7 +157,7 @@ export function registerVault(program: Command): void {
     const api = await vaultApi();
     const state = await call<VaultStatus>(api, "GET", "/status");
     const row: StatusRow = { server: api.server, ...state };
-    if (format === "table") console.log(statusLine(row));
+    if (format === "table") printText(statusLine(row));
     else printRows([row], STATUS_COLUMNS, format, { json: row });
   });
   describe(status, {
@@ -172,7 +172,7 @@ export function registerVault(program: Command): void {
       const api = await vaultApi();
       const masterPassword = await readNewPassword(options);
       await call(api, "POST", "/initialize", { masterPassword });
-      console.log(
+      printText(
         `Vault initialized on ${api.server} and unlocked. Keep the master password safe: ` +
           "without it nothing in the vault can be recovered.",
       );
@@ -198,7 +198,7 @@ export function registerVault(program: Command): void {
         { masterPassword },
         "Wrong master password: the vault stays locked",
       );
-      console.log(`Vault unlocked on ${api.server}.`);
+      printText(`Vault unlocked on ${api.server}.`);
     });
   describe(unlock, {
     examples: [
@@ -213,7 +213,7 @@ export function registerVault(program: Command): void {
     .action(async () => {
       const api = await vaultApi();
       await call(api, "POST", "/lock");
-      console.log(`Vault locked on ${api.server}.`);
+      printText(`Vault locked on ${api.server}.`);
     });
   describe(lock, { examples: ["deno task ops vault lock"], env: SERVER_ENV });
 
@@ -246,7 +246,7 @@ export function registerVault(program: Command): void {
         { currentPassword, newPassword },
         "Wrong current master password: nothing was changed",
       );
-      console.log(`Master password changed on ${api.server}; the vault stays unlocked.`);
+      printText(`Master password changed on ${api.server}; the vault stays unlocked.`);
     });
   describe(change, {
     examples: [

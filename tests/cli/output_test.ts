@@ -118,6 +118,42 @@ Deno.test("formatCsv() quotes per RFC 4180 with CRLF line ends", () => {
   assertEquals(csv, 'a,b,c,d\r\n"say ""hi""","x,y","two\nlines",\r\n');
 });
 
+Deno.test("formatCsv() quotes stored formulas and drops control characters; the product's negative amounts stay numbers", () => {
+  const rows = [
+    { name: '=HYPERLINK("http://x","click")', count: -3, amount: "-12.50" },
+    { name: "@SUM(A1:A2)", count: 0, amount: "0.00" },
+    { name: "+1", count: 2, amount: "1250.00" },
+    { name: "-2+3+cmd|' /C calc'!A0", count: null, amount: null },
+    { name: "\t=1", count: 1, amount: "1.00" },
+    { name: "\u0007=2\u001b[2J", count: 1, amount: "1.00" },
+  ];
+  const csv = formatCsv(rows, [
+    { header: "name", value: (r) => r.name },
+    { header: "count", value: (r) => r.count },
+    { header: "amount", value: (r) => r.amount },
+  ]);
+  assertEquals(
+    csv,
+    [
+      "name,count,amount",
+      `"'=HYPERLINK(""http://x"",""click"")",-3,-12.50`,
+      "'@SUM(A1:A2),0,0.00",
+      "'+1,2,1250.00",
+      "'-2+3+cmd|' /C calc'!A0,,",
+      "'\t=1,1,1.00",
+      "'=2,1,1.00",
+      "",
+    ].join("\r\n"),
+  );
+});
+
+Deno.test("formatTable() prints stored text without escape sequences or control characters", () => {
+  const table = formatTable([{ name: "\u001b[2J\u001b]0;owned\u0007Cleaner\r \u009b1mkit" }], [
+    { header: "NAME", value: (r) => r.name },
+  ]);
+  assertEquals(table, "NAME\nCleaner kit");
+});
+
 Deno.test("storeTime() shows an instant in the store's time zone; retryAfterText() says when", () => {
   assertEquals(
     storeTime("2026-11-21T15:04:05.000Z", "America/New_York"),
@@ -156,4 +192,18 @@ Deno.test("exitCodeFor(): usage and invalid input 2, failures 1", () => {
   } finally {
     console.error = quiet;
   }
+});
+
+Deno.test("exitCodeFor() prints an error naming stored text without its escape sequences", () => {
+  const quiet = console.error;
+  const printed: string[] = [];
+  console.error = (line: string) => printed.push(line);
+  try {
+    exitCodeFor(new ConflictError("duplicate", 'Product "\u001b[2JSax\u0007\u009b1m" exists'));
+  } finally {
+    console.error = quiet;
+  }
+  assertEquals(printed.length, 1);
+  // (The "error:" prefix is red on a colour terminal; the message never carries an escape.)
+  assertMatch(printed[0]!, /error:(?:\x1b\[39m)? Product "Sax" exists$/);
 });

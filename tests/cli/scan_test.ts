@@ -3,7 +3,7 @@
  * a table row naming the record, `--json` with the record, several matches exit 1 naming each
  * candidate, nothing exits 1, a misread barcode exits 1 with `invalid_check_digit`.
  */
-import { assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
 import { embeddedRunTest, removeDir } from "../_helpers/processes.ts";
 import { ops, type OpsPlace, preparedPlace, withDataDir } from "./_ops.ts";
 import { SYSTEM_ACTOR } from "../../app/actor.ts";
@@ -37,8 +37,31 @@ embeddedRunTest.beforeAll(async () => {
       });
       ids[`unit-${sku}`] = unit.id;
     }
+    for (const [sku, name] of HOSTILE_NAMES) {
+      const product = await createProduct(
+        deps,
+        SYSTEM_ACTOR,
+        createProductBody.parse({ name, sku, price: "9.99", type: "serialized" }),
+      );
+      ids[sku] = product.id;
+      await createUnit(deps, product.id, {
+        serialNumber: "ESC-SHARED",
+        status: "in_stock",
+        condition: "new",
+      });
+    }
   });
 });
+
+/** Stored names that would run in a spreadsheet or drive the operator's terminal. */
+const HOSTILE_NAMES = [
+  ["CSV-1", '=HYPERLINK("http://x","Trumpet")'],
+  ["ESC-1", "\u001b[2J\u001b]0;owned\u0007Clear\u0007 \u009b31mscreen\u001b[0m"],
+] as const;
+
+/** What a terminal acts on: C0 but tab and line feed, DEL, C1. */
+// deno-lint-ignore no-control-regex
+const TERMINAL_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 embeddedRunTest.afterAll(async () => {
   await removeDir(place.dataDir);
 });
@@ -75,5 +98,46 @@ embeddedRunTest(
     const misread = await ops(place, ["scan", "036000291453"]);
     assertEquals(misread.code, 1);
     assertStringIncludes(misread.stderr, "check digit");
+  },
+);
+
+embeddedRunTest(
+  "ops scan --format csv: a stored formula gets a leading quote, so a spreadsheet shows it as text",
+  async () => {
+    const csv = await ops(place, ["scan", "CSV-1", "--format", "csv"]);
+    assertEquals(csv.code, 0, csv.stderr);
+    assertEquals(
+      csv.stdout,
+      `Kind,Label,Id\r\nproduct,"'=HYPERLINK(""http://x"",""Trumpet"") (CSV-1)",${
+        ids["CSV-1"]
+      }\r\n`,
+    );
+    // The JSON keeps the name as stored (a terminal runs no formula).
+    const json = await ops(place, ["scan", "CSV-1", "--json"]);
+    assertEquals(JSON.parse(json.stdout).record.name, HOSTILE_NAMES[0][1]);
+  },
+);
+
+embeddedRunTest(
+  "ops scan: a name with escape sequences prints without them in a table, CSV and errors; JSON escapes them",
+  async () => {
+    const table = await ops(place, ["scan", "ESC-1"]);
+    assertEquals(table.code, 0, table.stderr);
+    assert(!TERMINAL_CONTROL.test(table.stdout), JSON.stringify(table.stdout));
+    assertStringIncludes(table.stdout, "Clear screen (ESC-1)");
+
+    const csv = await ops(place, ["scan", "ESC-1", "--format", "csv"]);
+    assert(!TERMINAL_CONTROL.test(csv.stdout.replaceAll("\r\n", "")), JSON.stringify(csv.stdout));
+    assertStringIncludes(csv.stdout, "\r\nproduct,Clear screen (ESC-1),");
+
+    const json = await ops(place, ["scan", "ESC-1", "--json"]);
+    assert(!TERMINAL_CONTROL.test(json.stdout.replaceAll("\n", "")), JSON.stringify(json.stdout));
+    assertEquals(JSON.parse(json.stdout).record.name, HOSTILE_NAMES[1][1]);
+
+    const ambiguous = await ops(place, ["scan", "esc-shared"]);
+    assertEquals(ambiguous.code, 1);
+    assert(!TERMINAL_CONTROL.test(ambiguous.stderr.slice(0, -1)), JSON.stringify(ambiguous.stderr));
+    assertStringIncludes(ambiguous.stderr, "unit Clear screen, serial ESC-SHARED");
+    assertStringIncludes(ambiguous.stderr, `unit =HYPERLINK("http://x","Trumpet"), serial`);
   },
 );
