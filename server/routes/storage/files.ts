@@ -31,13 +31,13 @@ import {
 } from "../../../app/storage/storage_files.ts";
 import type { Actor } from "../../../app/actor.ts";
 import { ForbiddenError, ValidationError } from "../../../domain/errors.ts";
-import { contentDisposition } from "../../../domain/storage/disposition.ts";
 import { fileNameFromUpload } from "../../../domain/storage/folder_tree.ts";
 import { fieldIssues } from "../../errors.ts";
 import type { ReplayCodec } from "../../middleware/idempotency.ts";
 import type { MultipartPart } from "../../middleware/multipart.ts";
 import { ApiRouter, authenticate } from "../../route.ts";
 import { LEVEL_RULE, noContent, TAG } from "./_shared.ts";
+import { STORED_FILE_HEADERS, storedFileResponse } from "../_stored_file.ts";
 import { uploadBodyLimit } from "../_uploads.ts";
 
 /** The form's one file part and the stored name (the `name` field, else the part's file name). */
@@ -142,9 +142,8 @@ export function storageFileRoutes(deps: AppDeps): ApiRouter {
       method: "get",
       path: "/:id/content",
       summary: "A stored file's content (signed URL, or a token with view level)",
-      description: "Streams the file with its stored Content-Type, `X-Content-Type-Options: " +
-        "nosniff`, `Content-Security-Policy: sandbox` and a `Content-Disposition` carrying its " +
-        "name. Access: the signed URL from POST /storage/files/:id/url (`expires` + " +
+      description: STORED_FILE_HEADERS +
+        " Access: the signed URL from POST /storage/files/:id/url (`expires` + " +
         "`signature`; tampered or expired → 403 invalid_signature; works without a token), OR " +
         "a bearer token with storage.view and view level on the file's folder (none → 401; " +
         "traverse only → 403; no level → 404). Declared public because a signed URL needs no " +
@@ -173,17 +172,7 @@ export function storageFileRoutes(deps: AppDeps): ApiRouter {
         throw new ForbiddenError("invalid_signature", "The file link is invalid or has expired");
       }
       const { file, content } = await openStorageFile(deps, actor, params.id);
-      return new Response(content, {
-        status: 200,
-        headers: {
-          "Content-Type": file.contentType,
-          "Content-Length": String(file.size),
-          "X-Content-Type-Options": "nosniff",
-          "Content-Security-Policy": "sandbox",
-          "Content-Disposition": contentDisposition(file.name),
-          "Cache-Control": "private, no-store",
-        },
-      });
+      return storedFileResponse(file, content);
     })
     .route({
       method: "get",
