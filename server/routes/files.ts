@@ -89,13 +89,7 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
       if (!parsed) throw new NotFoundError("not_found", "No such file");
       if (
         signed &&
-        !(await verifyFileSignature(
-          deps.config,
-          parsed.fileId,
-          query.expires,
-          query.signature,
-          deps.clock.now(),
-        ))
+        !(await verifyFileSignature(deps.config, parsed.fileId, query, deps.clock.now()))
       ) {
         throw new ForbiddenError("invalid_signature", "The file link is invalid or has expired");
       }
