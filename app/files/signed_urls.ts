@@ -1,6 +1,10 @@
 /**
  * Signed file URLs: `…/v1/files/serve/<path>?expires=<unix seconds>&signature=<hex>`, where
- * signature = HMAC-SHA256(key, "<fileId>.<expires>"). The key is derived from JWT_SECRET
+ * signature = HMAC-SHA256(key, "<fileId>.<expires>"). Other serve routes sign their own
+ * purpose too, and may bind a generation (`&generation=<n>`, signed as
+ * "<purpose><fileId>.<expires>.<n>"): the route's owner compares it with the file's current one
+ * on use, so a change of access it records revokes the URLs signed before (the storage hub's,
+ * app/storage/storage_files.ts). The key is derived from JWT_SECRET
  * (HMAC of a fixed label, so it never equals the token key), or from a random per-process
  * secret when JWT_SECRET is unset (development: URLs then die with the process).
  */
@@ -39,17 +43,27 @@ function signingKey(config: Pick<AppConfig, "jwtSecret">): Promise<CryptoKey> {
   return key;
 }
 
-/** `purpose` ("" for files attached to records) keeps the signatures of serve routes apart. */
+/** What a signature binds besides the file id and expiry. */
+export interface LinkScope {
+  /** Keeps the signatures of serve routes apart ("" for files attached to records). */
+  purpose: string;
+  /** The file's access generation at signing, when its route compares one on use. */
+  generation?: number;
+}
+
+const RECORD_FILES: LinkScope = { purpose: "" };
+
 async function signature(
   config: Pick<AppConfig, "jwtSecret">,
   fileId: string,
   expires: number,
-  purpose = "",
+  scope: LinkScope,
 ) {
+  const generation = scope.generation === undefined ? "" : `.${scope.generation}`;
   const mac = await crypto.subtle.sign(
     "HMAC",
     await signingKey(config),
-    new TextEncoder().encode(`${purpose}${fileId.toLowerCase()}.${expires}`),
+    new TextEncoder().encode(`${scope.purpose}${fileId.toLowerCase()}.${expires}${generation}`),
   );
   return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -67,19 +81,20 @@ export function signFileUrl(
 /**
  * A signed URL serving `fileId` at `routeUrl` (absolute, without a query) until `expires`
  * (Unix seconds), for serve routes other than /files/serve (the storage hub's, with its own
- * `purpose`, so a signature made for one route is worthless on another). The same inputs give
- * the same URL.
+ * `purpose`, so a signature made for one route is worthless on another, and its generation).
+ * The same inputs give the same URL.
  */
 export async function signUrlFor(
   config: Pick<AppConfig, "jwtSecret">,
   fileId: string,
   routeUrl: string,
   expires: number,
-  purpose = "",
+  scope: LinkScope = RECORD_FILES,
 ): Promise<{ url: string; expiresAt: string }> {
-  const sig = await signature(config, fileId, expires, purpose);
+  const sig = await signature(config, fileId, expires, scope);
+  const generation = scope.generation === undefined ? "" : `&generation=${scope.generation}`;
   return {
-    url: `${routeUrl}?expires=${expires}&signature=${sig}`,
+    url: `${routeUrl}?expires=${expires}${generation}&signature=${sig}`,
     expiresAt: new Date(expires * 1000).toISOString(),
   };
 }
@@ -91,19 +106,29 @@ function constantTimeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** Whether `expires`/`signature` (raw query values) are a valid, unexpired signature. */
+/** The raw query values of a signed URL. */
+export interface SignedQuery {
+  expires?: string;
+  signature?: string;
+}
+
+/**
+ * Whether `expires`/`signature` are a valid, unexpired signature of `fileId` for `scope` (its
+ * generation: the one the URL carries, which the caller compares with the current one after
+ * its lookup).
+ */
 export async function verifyFileSignature(
   config: Pick<AppConfig, "jwtSecret">,
   fileId: string,
-  expires: string | undefined,
-  sig: string | undefined,
+  query: SignedQuery,
   now: Date,
-  purpose = "",
+  scope: LinkScope = RECORD_FILES,
 ): Promise<boolean> {
+  const { expires, signature: sig } = query;
   if (!expires || !sig || !/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(sig)) {
     return false;
   }
   const expiresAt = Number(expires);
   if (expiresAt * 1000 <= now.getTime()) return false;
-  return constantTimeEqual(await signature(config, fileId, expiresAt, purpose), sig);
+  return constantTimeEqual(await signature(config, fileId, expiresAt, scope), sig);
 }

@@ -14,6 +14,7 @@ import {
 import type { Actor } from "../actor.ts";
 import type { Db } from "../db/database.ts";
 import {
+  type FileAccess,
   findFileAccess,
   findFolderAccess,
   type FolderAccess,
@@ -65,6 +66,22 @@ export async function requireTargetFolder(
   return access!;
 }
 
+/**
+ * The stored file with its link generation, when the caller may do `action` in its folder
+ * (404 / 403 otherwise).
+ */
+export async function requireStorageFileAccess(
+  db: Db,
+  actor: Actor,
+  fileId: string,
+  action: StorageAction,
+): Promise<FileAccess> {
+  const access = await findFileAccess(db, fileId, actor.userId);
+  const level = access ? effectiveLevel(access.facts, actor.permissions) : "none";
+  requireLevel(level, action, `File "${fileId}"`);
+  return access!;
+}
+
 /** The stored file, when the caller may do `action` in its folder (404 / 403 otherwise). */
 export async function requireStorageFile(
   db: Db,
@@ -72,10 +89,7 @@ export async function requireStorageFile(
   fileId: string,
   action: StorageAction,
 ): Promise<StorageFileRecord> {
-  const access = await findFileAccess(db, fileId, actor.userId);
-  const level = access ? effectiveLevel(access.facts, actor.permissions) : "none";
-  requireLevel(level, action, `File "${fileId}"`);
-  return access!.file;
+  return (await requireStorageFileAccess(db, actor, fileId, action)).file;
 }
 
 export function folderJson(folder: FolderRecord, level: Level): FolderJson {

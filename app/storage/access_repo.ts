@@ -8,7 +8,7 @@
  * The chain CTE uses UNION (not UNION ALL), so it ends even on a cycle the tree lock should
  * make impossible.
  */
-import { CompiledQuery } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { ChainFacts } from "../../domain/storage/levels.ts";
 import type { Db } from "../db/database.ts";
 import { EXACT_TOTAL_CAP } from "../db/pagination.ts";
@@ -61,12 +61,22 @@ export interface FolderAccess {
  * built from a few fixed pieces: no query builder work per request on these hot paths.
  */
 function chainFrom(start: string): string {
-  return `chain (id, parent_id, is_public) AS (
-      SELECT id, parent_id, is_public FROM storage_folders WHERE id = ${start}
+  return `chain (id, parent_id, is_public, access_generation) AS (
+      SELECT id, parent_id, is_public, access_generation FROM storage_folders WHERE id = ${start}
       UNION
-      SELECT f.id, f.parent_id, f.is_public FROM chain c JOIN storage_folders f ON f.id = c.parent_id
+      SELECT f.id, f.parent_id, f.is_public, f.access_generation
+        FROM chain c JOIN storage_folders f ON f.id = c.parent_id
     )`;
 }
+
+/**
+ * The value that marks a narrowing of access on a folder or file row (`access_generation`): a
+ * folder made private, moved or losing a grant; a file moved. It comes from one sequence shared
+ * by both tables, so it is larger than every generation before it, and the highest generation
+ * of a file and its folder chain — what a signed URL carries — changes with any such change
+ * up the chain (see `findFileAccess`).
+ */
+export const ACCESS_CHANGE = sql<number>`nextval('storage_access_seq')`;
 
 /** The grants (alias g) to the caller ($2) or one of the caller's current roles. */
 const TO_CALLER = `(g.user_id = $2
@@ -150,17 +160,37 @@ export function toStorageFile(row: StorageFileRow): StorageFileRecord {
 const FILE_ACCESS_SQL = `
     WITH RECURSIVE ${chainFrom("(SELECT folder_id FROM storage_files WHERE id = $1)")}
     SELECT s.id, s.folder_id, s.name, s.content_type, s.size, s.path, s.created_at, s.created_by,
+      greatest(s.access_generation, (SELECT max(c.access_generation) FROM chain c))
+        AS link_generation,
       ${CHAIN_FACTS}
     FROM storage_files s WHERE s.id = $1`;
 
-/** A stored file and its folder's chain facts for the caller; undefined when there is none. */
+export interface FileAccess {
+  file: StorageFileRecord;
+  facts: ChainFacts;
+  /** The highest access generation of the file and its folder chain (signed URLs carry it). */
+  linkGeneration: number;
+}
+
+/**
+ * A stored file, its folder's chain facts for the caller (none for a null caller) and its link
+ * generation, read in one statement (one snapshot); undefined when there is no such file.
+ */
 export async function findFileAccess(
   db: Db,
   fileId: string,
   userId: string | null,
-): Promise<{ file: StorageFileRecord; facts: ChainFacts } | undefined> {
-  const [row] = await run<StorageFileRow & ChainFactsRow>(db, FILE_ACCESS_SQL, [fileId, userId]);
-  return row && { file: toStorageFile(row), facts: factsOf(row) };
+): Promise<FileAccess | undefined> {
+  const [row] = await run<StorageFileRow & ChainFactsRow & { link_generation: number | string }>(
+    db,
+    FILE_ACCESS_SQL,
+    [fileId, userId],
+  );
+  return row && {
+    file: toStorageFile(row),
+    facts: factsOf(row),
+    linkGeneration: Number(row.link_generation),
+  };
 }
 
 /** A child folder on a page, with the levels of the caller's grants on the child itself. */

@@ -203,6 +203,8 @@ export async function changeFolder(
       name: rename ? changes.name : undefined,
       isPublic: publicity ? changes.isPublic : undefined,
       parentId: move ? changes.parentId : undefined,
+      // Private, or what it inherits changed: the signed URLs of the files below are revoked.
+      narrowsAccess: move || (publicity && !changes.isPublic),
     }, deps.clock.now()).catch((error) => {
       throw folderWriteError(error, changes.name ?? folder.name, changes.parentId);
     });

@@ -9,7 +9,7 @@
 import { sql, type Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 import { deleteById } from "../db/rows.ts";
-import { type FolderRecord, toFolder } from "./access_repo.ts";
+import { ACCESS_CHANGE, type FolderRecord, toFolder } from "./access_repo.ts";
 
 /** The unique index behind "sibling names are unique, root folders included". */
 export const SIBLING_NAME_INDEX = "storage_folders_sibling_name_key";
@@ -65,20 +65,30 @@ export async function insertFolder(
   return toFolder(row);
 }
 
-/** Applies the changes; undefined when the folder is gone. */
+/**
+ * Applies the changes; undefined when the folder is gone. `narrowsAccess` (made private,
+ * moved) raises its access generation: signed URLs of the files below stop working.
+ */
 export async function updateFolder(
   db: Db,
   id: string,
-  changes: { name?: string; parentId?: string | null; isPublic?: boolean },
+  changes: { name?: string; parentId?: string | null; isPublic?: boolean; narrowsAccess: boolean },
   now: Date,
 ): Promise<FolderRecord | undefined> {
   const row = await db.updateTable("storage_folders").where("id", "=", id).set({
     ...(changes.name !== undefined ? { name: changes.name } : {}),
     ...(changes.parentId !== undefined ? { parent_id: changes.parentId } : {}),
     ...(changes.isPublic !== undefined ? { is_public: changes.isPublic } : {}),
+    ...(changes.narrowsAccess ? { access_generation: ACCESS_CHANGE } : {}),
     updated_at: now,
   }).returning(folderColumns).executeTakeFirst();
   return row && toFolder(row);
+}
+
+/** Raises the folder's access generation (a grant on it revoked): see `ACCESS_CHANGE`. */
+export async function narrowFolderAccess(db: Db, id: string): Promise<void> {
+  await db.updateTable("storage_folders").where("id", "=", id)
+    .set({ access_generation: ACCESS_CHANGE }).execute();
 }
 
 /**

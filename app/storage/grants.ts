@@ -14,6 +14,7 @@ import type { AppDeps } from "../deps.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../db/db_errors.ts";
 import { withTransaction } from "../db/transaction.ts";
 import { requireFolder } from "./access.ts";
+import { narrowFolderAccess } from "./folders_repo.ts";
 import { deleteGrant, GRANT_UNIQUE_INDEXES, insertGrant, listFolderGrants } from "./grants_repo.ts";
 import type { GrantJson } from "./storage_schemas.ts";
 
@@ -90,6 +91,8 @@ export async function revokeGrant(
     if (!grant) {
       throw new NotFoundError("not_found", `Permission "${grantId}" does not exist on this folder`);
     }
+    // The signed URLs of the files below may rest on this grant: they are revoked.
+    await narrowFolderAccess(trx, folderId);
     await audit(deps, trx, actor, {
       action: "storage.permission_revoked",
       entityType: "storage_folder",

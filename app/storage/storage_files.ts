@@ -5,8 +5,13 @@
  * judged from the bytes; plain text is not accepted here, as outside the notes category) and
  * its byte storage; `upload.maxFilesPerEntity` does not apply to folders. Changes are audited
  * (`storage.file_*`).
+ *
+ * Signed URLs carry the file's link generation (access_repo.ts `ACCESS_CHANGE`): a change that
+ * narrows access to the file after signing (its folder or an ancestor made private, moved or
+ * losing a grant; the file moved) revokes them — a shop expects "make it private" to take
+ * effect now, not when the last link expires (up to 7 days).
  */
-import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
+import { ForbiddenError, InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
 import { storedFilePath } from "../../domain/files/serve_path.ts";
 import type { Actor } from "../actor.ts";
 import { audit } from "../audit/audit.ts";
@@ -16,12 +21,21 @@ import { withTransaction } from "../db/transaction.ts";
 import type { Page } from "../db/pagination.ts";
 import type { ListParams } from "../schemas.ts";
 import { removeStoredFiles, storeUploadBytes, uploadLimits, vetUpload } from "../files/files.ts";
-import { DEFAULT_URL_TTL_SECONDS, signUrlFor, verifyFileSignature } from "../files/signed_urls.ts";
-import type { StorageFileRecord } from "./access_repo.ts";
-import { requireFolder, requireStorageFile, requireTargetFolder } from "./access.ts";
+import {
+  DEFAULT_URL_TTL_SECONDS,
+  type SignedQuery,
+  signUrlFor,
+  verifyFileSignature,
+} from "../files/signed_urls.ts";
+import { findFileAccess, type StorageFileRecord } from "./access_repo.ts";
+import {
+  requireFolder,
+  requireStorageFile,
+  requireStorageFileAccess,
+  requireTargetFolder,
+} from "./access.ts";
 import {
   deleteStorageFileRow,
-  findStorageFile,
   insertStorageFile,
   listFilesInFolder,
   updateStorageFile,
@@ -179,53 +193,79 @@ export async function storageFileUrl(
   id: string,
   ttlSeconds = DEFAULT_URL_TTL_SECONDS,
 ): Promise<{ url: string; expiresAt: string }> {
-  const file = await requireStorageFile(deps.db, actor, id, "readFiles");
+  const { file, linkGeneration } = await requireStorageFileAccess(deps.db, actor, id, "readFiles");
   return signedStorageUrl(
     deps,
     file.id,
     Math.floor(deps.clock.now().getTime() / 1000) + ttlSeconds,
-  );
-}
-
-/** The signed URL of `fileId` valid until `expires` (Unix seconds); the same inputs, the same URL. */
-export function signedStorageUrl(
-  deps: Pick<AppDeps, "config">,
-  fileId: string,
-  expires: number,
-): Promise<{ url: string; expiresAt: string }> {
-  return signUrlFor(deps.config, fileId, contentUrl(deps, fileId), expires, URL_PURPOSE);
-}
-
-/** Whether `expires`/`signature` (raw query values) sign `fileId` and have not expired. */
-export function verifyStorageSignature(
-  deps: Pick<AppDeps, "config" | "clock">,
-  fileId: string,
-  expires: string | undefined,
-  signature: string | undefined,
-): Promise<boolean> {
-  return verifyFileSignature(
-    deps.config,
-    fileId,
-    expires,
-    signature,
-    deps.clock.now(),
-    URL_PURPOSE,
+    linkGeneration,
   );
 }
 
 /**
- * The file and its content, for `actor` (a bearer token: view level on its folder) or for the
- * holder of a verified signed URL (`actor` undefined: whoever signed it could see the file).
+ * The signed URL of `fileId` valid until `expires` (Unix seconds) while the file's link
+ * generation stays `generation`; the same inputs, the same URL.
+ */
+export function signedStorageUrl(
+  deps: Pick<AppDeps, "config">,
+  fileId: string,
+  expires: number,
+  generation: number,
+): Promise<{ url: string; expiresAt: string }> {
+  return signUrlFor(deps.config, fileId, contentUrl(deps, fileId), expires, {
+    purpose: URL_PURPOSE,
+    generation,
+  });
+}
+
+/** The query values of a storage hub signed URL, as sent. */
+export interface StorageLinkQuery extends SignedQuery {
+  generation?: string;
+}
+
+/**
+ * The link generation a storage signed URL carries when its `expires`/`generation`/`signature`
+ * (raw query values) sign `fileId` and have not expired; undefined otherwise. Whether that
+ * generation is still the file's is checked when the file is opened (`openStorageFile`).
+ */
+export async function verifyStorageSignature(
+  deps: Pick<AppDeps, "config" | "clock">,
+  fileId: string,
+  query: StorageLinkQuery,
+): Promise<number | undefined> {
+  if (!query.generation || !/^(0|[1-9]\d{0,9})$/.test(query.generation)) return undefined;
+  const generation = Number(query.generation);
+  const valid = await verifyFileSignature(deps.config, fileId, query, deps.clock.now(), {
+    purpose: URL_PURPOSE,
+    generation,
+  });
+  return valid ? generation : undefined;
+}
+
+/** Who opens a stored file: a bearer token's actor, or a verified signed URL's generation. */
+export type StorageReader = { actor: Actor } | { linkGeneration: number };
+
+/**
+ * The file and its content, for an actor (a bearer token: view level on its folder) or for
+ * the holder of a verified signed URL. A URL's generation must still be the file's: a change
+ * that narrowed access to it since (its folder or an ancestor made private, moved or losing a
+ * grant; the file moved) revokes the URL → 403 invalid_signature. A deleted file → 404.
  */
 export async function openStorageFile(
   deps: AppDeps,
-  actor: Actor | undefined,
+  reader: StorageReader,
   id: string,
 ): Promise<{ file: StorageFileJson; content: ReadableStream<Uint8Array> }> {
-  const file = actor
-    ? await requireStorageFile(deps.db, actor, id, "readFiles")
-    : await findStorageFile(deps.db, id);
-  const content = file && await deps.files.get(file.path);
-  if (!file || !content) throw new NotFoundError("not_found", `File "${id}" does not exist`);
-  return { file: storageFileJson(file), content };
+  const access = "actor" in reader
+    ? await requireStorageFileAccess(deps.db, reader.actor, id, "readFiles")
+    : await findFileAccess(deps.db, id, null);
+  if (access && "linkGeneration" in reader && access.linkGeneration !== reader.linkGeneration) {
+    throw new ForbiddenError(
+      "invalid_signature",
+      "The file link was revoked: access to the file changed since it was signed",
+    );
+  }
+  const content = access && await deps.files.get(access.file.path);
+  if (!access || !content) throw new NotFoundError("not_found", `File "${id}" does not exist`);
+  return { file: storageFileJson(access.file), content };
 }

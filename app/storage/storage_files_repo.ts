@@ -4,7 +4,7 @@ import type { Db } from "../db/database.ts";
 import { type Page, paginate } from "../db/pagination.ts";
 import { containsText, LOWERED } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
-import { type StorageFileRecord, toStorageFile } from "./access_repo.ts";
+import { ACCESS_CHANGE, type StorageFileRecord, toStorageFile } from "./access_repo.ts";
 
 const fileColumns = [
   "id",
@@ -34,13 +34,6 @@ export function listFilesInFolder(
   });
 }
 
-/** The file's row by id, with no access check (signed URLs: the signer could see it). */
-export async function findStorageFile(db: Db, id: string): Promise<StorageFileRecord | undefined> {
-  const row = await db.selectFrom("storage_files").select(fileColumns).where("id", "=", id)
-    .executeTakeFirst();
-  return row && toStorageFile(row);
-}
-
 export async function insertStorageFile(
   db: Db,
   values: Omit<StorageFileRecord, "createdAt"> & { now: Date },
@@ -59,7 +52,7 @@ export async function insertStorageFile(
   return toStorageFile(row);
 }
 
-/** Renames or moves the file; undefined when it is gone. */
+/** Renames or moves the file (a move raises its access generation); undefined when it is gone. */
 export async function updateStorageFile(
   db: Db,
   id: string,
@@ -68,7 +61,9 @@ export async function updateStorageFile(
 ): Promise<StorageFileRecord | undefined> {
   const row = await db.updateTable("storage_files").where("id", "=", id).set({
     ...(changes.name !== undefined ? { name: changes.name } : {}),
-    ...(changes.folderId !== undefined ? { folder_id: changes.folderId } : {}),
+    ...(changes.folderId !== undefined
+      ? { folder_id: changes.folderId, access_generation: ACCESS_CHANGE }
+      : {}),
     updated_at: now,
   }).returning(fileColumns).executeTakeFirst();
   return row && toStorageFile(row);

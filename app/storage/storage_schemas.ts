@@ -103,5 +103,9 @@ export const updateStorageFileBody = z.strictObject({
 
 export const contentQuery = z.strictObject({
   expires: z.string().optional().describe("Signed URL: expiry (Unix seconds)"),
+  generation: z.string().optional().describe(
+    "Signed URL: the file's access generation when it was signed (a later narrowing of " +
+      "access to the file revokes the URL)",
+  ),
   signature: z.string().optional().describe("Signed URL: HMAC-SHA256 signature"),
 });

@@ -1,4 +1,5 @@
 /** Table types of the storage hub: folders, their permissions (grants) and files. */
+import type { Generated } from "kysely";
 import type { Timestamp } from "../db/column_types.ts";
 
 export interface StorageFolderTable {
@@ -6,6 +7,8 @@ export interface StorageFolderTable {
   parent_id: string | null;
   name: string;
   is_public: boolean;
+  /** Raised (from `storage_access_seq`) when access narrows: see `ACCESS_CHANGE` in access_repo. */
+  access_generation: Generated<number>;
   created_by: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -29,6 +32,8 @@ export interface StorageFileTable {
   content_type: string;
   size: number;
   path: string;
+  /** Raised (from `storage_access_seq`) when the file moves: see `ACCESS_CHANGE` in access_repo. */
+  access_generation: Generated<number>;
   created_by: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -37,6 +37,7 @@ import type { Actor } from "../../app/actor.ts";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../domain/errors.ts";
 import { fieldIssues } from "../errors.ts";
 import { ApiRouter, authenticate } from "../route.ts";
+import { STORED_FILE_HEADERS, storedFileResponse } from "./_stored_file.ts";
 import { fileAndFields, signedFileReplay, uploadBodyLimit } from "./_uploads.ts";
 
 const ID_SCANS_NOTE = "ID scans (entityType member_identifier) also need accounts.view: " +
@@ -56,9 +57,8 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
       method: "get",
       path: "/serve/*",
       summary: "File content (signed URL or token with files.view)",
-      description: "Streams the file with its stored Content-Type, `X-Content-Type-Options: " +
-        "nosniff`, `Content-Security-Policy: sandbox` (an uploaded file never runs as this " +
-        "site's page) and `Content-Disposition`. Access: a signed URL from GET /files/:id/url " +
+      description: STORED_FILE_HEADERS + " The name is the last part of the stored path " +
+        "(`<id>.<extension>`). Access: a signed URL from GET /files/:id/url " +
         "or the `url` of file metadata (`expires` + `signature`; tampered or expired → 403), " +
         "OR a bearer token with files.view (none → 401, without the permission → 403; ID " +
         "scans, entityType member_identifier, also need accounts.view, else 404). Declared " +
@@ -89,29 +89,13 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
       if (!parsed) throw new NotFoundError("not_found", "No such file");
       if (
         signed &&
-        !(await verifyFileSignature(
-          deps.config,
-          parsed.fileId,
-          query.expires,
-          query.signature,
-          deps.clock.now(),
-        ))
+        !(await verifyFileSignature(deps.config, parsed.fileId, query, deps.clock.now()))
       ) {
         throw new ForbiddenError("invalid_signature", "The file link is invalid or has expired");
       }
       const { file, content } = await openStoredFile(deps, actor, parsed.path);
       const name = file.path.slice(file.path.lastIndexOf("/") + 1);
-      return new Response(content, {
-        status: 200,
-        headers: {
-          "Content-Type": file.contentType,
-          "Content-Length": String(file.size),
-          "X-Content-Type-Options": "nosniff",
-          "Content-Security-Policy": "sandbox",
-          "Content-Disposition": `inline; filename="${name}"`,
-          "Cache-Control": "private, no-store",
-        },
-      });
+      return storedFileResponse({ ...file, name }, content);
     })
     .route({
       method: "get",

@@ -180,7 +180,7 @@ Deno.test("signed URL: works without a token; tampered, expired or made for /fil
   assertEquals(signed.status, 200, signed.text);
   assertMatch(
     signed.body.url,
-    /^http:\/\/shop\.test\/v1\/storage\/files\/[0-9a-f-]+\/content\?expires=\d+&signature=[0-9a-f]{64}$/,
+    /^http:\/\/shop\.test\/v1\/storage\/files\/[0-9a-f-]+\/content\?expires=\d+&generation=\d+&signature=[0-9a-f]{64}$/,
   );
   const served = await t.app.request(local(signed.body.url));
   assertEquals(served.status, 200);
@@ -189,7 +189,14 @@ Deno.test("signed URL: works without a token; tampered, expired or made for /fil
   const tampered = path.replace(/signature=(.)/, (_, c) => `signature=${c === "a" ? "b" : "a"}`);
   const otherFile = await upload(t, u.admin, root.id, PDF, "other.pdf");
   const swapped = path.replace(up.body.id, otherFile.body.id);
-  for (const attempt of [tampered, swapped, path.replace(/expires=\d+/, "expires=99999999999")]) {
+  const attempts = [
+    tampered,
+    swapped,
+    path.replace(/expires=\d+/, "expires=99999999999"),
+    path.replace(/generation=(\d+)/, (_, g) => `generation=${Number(g) + 1}`),
+    path.replace(/&generation=\d+/, ""),
+  ];
+  for (const attempt of attempts) {
     const res = await api(t.app, "GET", attempt);
     assertEquals([res.status, res.body.code], [403, "invalid_signature"], attempt);
   }
@@ -244,7 +251,7 @@ Deno.test("signed URL replays with its Idempotency-Key, and dies with the file",
   assertEquals((await api(t.app, "GET", local(first.body.url))).status, 404);
 });
 
-Deno.test("rename and move: edit on both folders; an invisible target → 400; the URL survives a move", async () => {
+Deno.test("rename and move: edit on both folders; an invisible target → 400; a move revokes the URL", async () => {
   const from = await folder(t, u.admin);
   const to = await folder(t, u.admin);
   const hidden = await folder(t, u.admin);
@@ -259,6 +266,7 @@ Deno.test("rename and move: edit on both folders; an invisible target → 400; t
     api(t.app, "PATCH", `/v1/storage/files/${up.body.id}`, { token: user.token, body });
   const renamed = await patch({ name: "Renamed.pdf" });
   assertEquals([renamed.status, renamed.body.name], [200, "Renamed.pdf"]);
+  assertEquals((await api(t.app, "GET", local(signed.body.url))).status, 200, "a rename keeps it");
   assertEquals((await patch({ folderId: to.id })).status, 403);
   const invisible = await patch({ folderId: hidden.id });
   assertEquals([invisible.status, invisible.body.code], [400, "invalid_reference"]);
@@ -269,9 +277,11 @@ Deno.test("rename and move: edit on both folders; an invisible target → 400; t
     token: u.admin.token,
   });
   await grant(t, u.admin, to.id, { userId: user.id, level: "edit" });
+  assertEquals((await api(t.app, "GET", local(signed.body.url))).status, 200, "another folder's");
   const moved = await patch({ folderId: to.id });
   assertEquals([moved.status, moved.body.folderId], [200, to.id]);
-  assertEquals((await api(t.app, "GET", local(signed.body.url))).status, 200);
+  const revoked = await api(t.app, "GET", local(signed.body.url));
+  assertEquals([revoked.status, revoked.body.code], [403, "invalid_signature"]);
 });
 
 Deno.test("delete: edit level; removes the row and the bytes", async () => {

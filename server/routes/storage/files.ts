@@ -4,8 +4,10 @@
  * form's envelope (413 as soon as it is passed), parts as views into the body.
  *
  * `GET /storage/files/:id/content` is declared with access "public" ON PURPOSE: it answers a
- * valid signed URL (`expires` + `signature`, no token; tampered or expired → 403) or a bearer
- * token (storage.view and view level on the file's folder), and checks that itself, first.
+ * valid signed URL (`expires` + `generation` + `signature`, no token; tampered or expired → 403,
+ * before any lookup; revoked since by a narrowing of the file's access → 403 once the file is
+ * read) or a bearer token (storage.view and view level on the file's folder), and checks that
+ * itself, first.
  */
 import type { AppDeps } from "../../../app/deps.ts";
 import { idParams, listResponse } from "../../../app/schemas.ts";
@@ -26,18 +28,18 @@ import {
   removeStorageFile,
   signedStorageUrl,
   storageFileUrl,
+  type StorageReader,
   uploadStorageFile,
   verifyStorageSignature,
 } from "../../../app/storage/storage_files.ts";
-import type { Actor } from "../../../app/actor.ts";
 import { ForbiddenError, ValidationError } from "../../../domain/errors.ts";
-import { contentDisposition } from "../../../domain/storage/disposition.ts";
 import { fileNameFromUpload } from "../../../domain/storage/folder_tree.ts";
 import { fieldIssues } from "../../errors.ts";
 import type { ReplayCodec } from "../../middleware/idempotency.ts";
 import type { MultipartPart } from "../../middleware/multipart.ts";
 import { ApiRouter, authenticate } from "../../route.ts";
-import { LEVEL_RULE, noContent, TAG } from "./_shared.ts";
+import { LEVEL_RULE, LINK_REVOCATION, noContent, TAG } from "./_shared.ts";
+import { STORED_FILE_HEADERS, storedFileResponse } from "../_stored_file.ts";
 import { uploadBodyLimit } from "../_uploads.ts";
 
 /** The form's one file part and the stored name (the `name` field, else the part's file name). */
@@ -71,19 +73,30 @@ function uploadOf(form: MultipartPart[]): { name: string; content: Uint8Array } 
 }
 
 /**
- * A signed URL is a credential: the replay table keeps its file id and expiry only, and a
- * replay signs them again (the same inputs give the same URL).
+ * A signed URL is a credential: the replay table keeps its file id, expiry and generation only,
+ * and a replay signs them again (the same inputs give the same URL: revoked since, it stays
+ * revoked).
  */
 function urlReplay(deps: AppDeps): ReplayCodec {
   return {
     store: (body) => {
       const { url, expiresAt } = body as { url: string; expiresAt: string };
-      const fileId = /\/storage\/files\/([^/]+)\/content/.exec(new URL(url).pathname)?.[1];
-      return { fileId, expiresAt };
+      const parsed = new URL(url);
+      const fileId = /\/storage\/files\/([^/]+)\/content/.exec(parsed.pathname)?.[1];
+      return { fileId, expiresAt, generation: Number(parsed.searchParams.get("generation")) };
     },
     restore: (stored) => {
-      const { fileId, expiresAt } = stored as { fileId: string; expiresAt: string };
-      return signedStorageUrl(deps, fileId, Math.floor(Date.parse(expiresAt) / 1000));
+      const { fileId, expiresAt, generation } = stored as {
+        fileId: string;
+        expiresAt: string;
+        generation?: number;
+      };
+      return signedStorageUrl(
+        deps,
+        fileId,
+        Math.floor(Date.parse(expiresAt) / 1000),
+        generation ?? 0,
+      );
     },
   };
 }
@@ -142,13 +155,12 @@ export function storageFileRoutes(deps: AppDeps): ApiRouter {
       method: "get",
       path: "/:id/content",
       summary: "A stored file's content (signed URL, or a token with view level)",
-      description: "Streams the file with its stored Content-Type, `X-Content-Type-Options: " +
-        "nosniff`, `Content-Security-Policy: sandbox` and a `Content-Disposition` carrying its " +
-        "name. Access: the signed URL from POST /storage/files/:id/url (`expires` + " +
-        "`signature`; tampered or expired → 403 invalid_signature; works without a token), OR " +
-        "a bearer token with storage.view and view level on the file's folder (none → 401; " +
-        "traverse only → 403; no level → 404). Declared public because a signed URL needs no " +
-        "token; the route checks access itself before any lookup.",
+      description: STORED_FILE_HEADERS + " Access: the signed URL from POST " +
+        "/storage/files/:id/url (`expires`, `generation` and `signature`; tampered or expired → " +
+        "403 invalid_signature, checked before any lookup; works without a token), OR a bearer " +
+        "token with storage.view and view level on the file's folder (none → 401; traverse only " +
+        "→ 403; no level → 404). Declared public because a signed URL needs no token; the route " +
+        "checks access itself. " + LINK_REVOCATION,
       access: "public",
       params: idParams,
       query: contentQuery,
@@ -158,32 +170,27 @@ export function storageFileRoutes(deps: AppDeps): ApiRouter {
       errors: {
         401: ["unauthenticated", "user_disabled"],
         403: ["forbidden", "invalid_signature"],
+        404: ["not_found"],
       },
     }, async (c, { params, query }) => {
-      const signed = query.expires !== undefined || query.signature !== undefined;
-      let actor: Actor | undefined;
+      const signed = query.expires !== undefined || query.signature !== undefined ||
+        query.generation !== undefined;
+      let reader: StorageReader;
       if (!signed) {
-        actor = await authenticate(deps, c);
+        const actor = await authenticate(deps, c);
         if (!actor.permissions.has("storage.view")) {
           throw new ForbiddenError("forbidden", "This action needs the storage.view permission");
         }
-      } else if (
-        !(await verifyStorageSignature(deps, params.id, query.expires, query.signature))
-      ) {
-        throw new ForbiddenError("invalid_signature", "The file link is invalid or has expired");
+        reader = { actor };
+      } else {
+        const linkGeneration = await verifyStorageSignature(deps, params.id, query);
+        if (linkGeneration === undefined) {
+          throw new ForbiddenError("invalid_signature", "The file link is invalid or has expired");
+        }
+        reader = { linkGeneration };
       }
-      const { file, content } = await openStorageFile(deps, actor, params.id);
-      return new Response(content, {
-        status: 200,
-        headers: {
-          "Content-Type": file.contentType,
-          "Content-Length": String(file.size),
-          "X-Content-Type-Options": "nosniff",
-          "Content-Security-Policy": "sandbox",
-          "Content-Disposition": contentDisposition(file.name),
-          "Cache-Control": "private, no-store",
-        },
-      });
+      const { file, content } = await openStorageFile(deps, reader, params.id);
+      return storedFileResponse(file, content);
     })
     .route({
       method: "get",
@@ -201,7 +208,8 @@ export function storageFileRoutes(deps: AppDeps): ApiRouter {
         summary: "Rename a stored file or move it to another folder",
         description: "`{ name?, folderId? }`. Needs edit on the file's folder; a move needs edit " +
           "on the target folder too (a target the caller cannot see → 400 invalid_reference). " +
-          "Existing signed URLs keep working after a move. " + LEVEL_RULE,
+          "A move revokes the file's signed URLs (403 invalid_signature); a rename does not. " +
+          LEVEL_RULE,
         access: "storage.view",
         params: idParams,
         body: updateStorageFileBody,
@@ -230,9 +238,10 @@ export function storageFileRoutes(deps: AppDeps): ApiRouter {
         path: "/:id/url",
         summary: "A signed URL for a stored file",
         description: "`{ url, expiresAt }`: the URL (GET /storage/files/:id/content with " +
-          "`expires` and `signature`) serves the file without a token until expiresAt (default " +
+          "`expires`, `generation` and `signature`) serves the file without a token until expiresAt (default " +
           "15 minutes; `expiresIn` seconds to choose, at most 7 days). Needs view on the file's " +
-          "folder. An `Idempotency-Key` retry answers the same URL. " + LEVEL_RULE,
+          "folder. An `Idempotency-Key` retry answers the same URL (revoked since, it stays " +
+          "revoked). " + LINK_REVOCATION + " " + LEVEL_RULE,
         access: "storage.view",
         params: idParams,
         query: fileUrlQuery,

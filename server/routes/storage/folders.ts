@@ -74,7 +74,9 @@ export function folderRoutes(deps: AppDeps): ApiRouter {
           "serializes moves, so two concurrent moves cannot make a cycle); a new parent the " +
           "caller cannot see → 400 invalid_reference; a sibling with the same name (case-" +
           "insensitive) → 409 duplicate. The folder keeps its own grants; what it inherits " +
-          "follows its new place. " + LEVEL_RULE,
+          "follows its new place. Making it private (isPublic true → false) or moving it revokes " +
+          "the signed URLs of every file in it and below (403 invalid_signature); a rename or " +
+          "making it public does not. " + LEVEL_RULE,
         access: "storage.view",
         params: idParams,
         body: updateFolderBody,

@@ -43,7 +43,9 @@ export function folderPermissionRoutes(deps: AppDeps): ApiRouter {
       method: "delete",
       path: "/:id/permissions/:permissionId",
       summary: "Revoke a folder permission",
-      description: "A permission of another folder → 404. " + ADMIN_NOTE,
+      description: "A permission of another folder → 404. Revoking one revokes the signed " +
+        "URLs of every file in the folder and below, whoever signed them (403 " +
+        "invalid_signature; sign again). " + ADMIN_NOTE,
       access: "storage.view",
       params: grantParams,
       responses: noContent,
