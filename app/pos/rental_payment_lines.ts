@@ -5,6 +5,7 @@
  */
 import type { Transaction } from "kysely";
 import { InvalidReferenceError } from "../../domain/errors.ts";
+import { formatMoney, parseMoney, sumCents } from "../../domain/money.ts";
 import type { SaleLineInput } from "../../domain/pos/sale_rules.ts";
 import type { Database, Db } from "../db/database.ts";
 import type { AppDeps } from "../deps.ts";
@@ -58,13 +59,15 @@ function chargeIdsOf(items: ReadonlyArray<{ rentalChargeId: string | null }>): s
 
 /**
  * Completing: a rental_payment marks its charges paid (409 invalid_transition when one was
- * paid meanwhile), a buyout sale buys its rental out. No query for other transactions.
+ * paid meanwhile), a buyout sale buys its rental out at the payoff it was priced at (Σ gross
+ * of its fixed lines; 409 payoff_changed when the payoff moved). No query for other
+ * transactions.
  */
 export async function settleRentalSide(
   deps: Pick<AppDeps, "rentals">,
   trx: Transaction<Database>,
   tx: RentalSideOf,
-  items: ReadonlyArray<{ rentalChargeId: string | null }>,
+  items: ReadonlyArray<{ rentalChargeId: string | null; gross: string }>,
   actorId: string,
   now: Date,
 ): Promise<void> {
@@ -72,13 +75,16 @@ export async function settleRentalSide(
     await rentalPort(deps).markChargesPaid(trx, chargeIdsOf(items), tx.id, now);
   }
   if (tx.rentalId) {
-    await rentalPort(deps).completeBuyout(trx, tx.rentalId, tx.id, actorId, now);
+    const payoff = formatMoney(sumCents(items.map((item) => parseMoney(item.gross))));
+    await rentalPort(deps).completeBuyout(trx, tx.rentalId, tx.id, payoff, actorId, now);
   }
 }
 
 /**
  * Voiding a completed transaction, or refunding lines of it: the charges those lines paid
- * are unpaid again; a voided buyout gives the rental back its active status.
+ * are unpaid again (409 equity_consumed while a completed buyout counts their equity); a
+ * voided buyout gives the rental back its active status, a refunded one (its only line) frees
+ * the rent it counted.
  */
 export async function undoRentalSide(
   deps: Pick<AppDeps, "rentals">,
@@ -91,7 +97,8 @@ export async function undoRentalSide(
 ): Promise<void> {
   const chargeIds = chargeIdsOf(items);
   if (chargeIds.length > 0) await rentalPort(deps).reopenCharges(trx, chargeIds, tx.id, now);
-  if (whole && tx.rentalId) {
-    await rentalPort(deps).undoBuyout(trx, tx.rentalId, tx.id, actorId, now);
+  if (tx.rentalId) {
+    if (whole) await rentalPort(deps).undoBuyout(trx, tx.rentalId, tx.id, actorId, now);
+    else await rentalPort(deps).buyoutRefunded(trx, tx.rentalId, tx.id, now);
   }
 }

@@ -38,7 +38,11 @@ export interface RentalPort {
     transactionId: string,
     now: Date,
   ): Promise<void>;
-  /** A refund or void of the payment `transactionId`: its charges are unpaid again. */
+  /**
+   * A refund or void of the payment `transactionId`: its charges are unpaid again. Under the
+   * locks of their rentals: a charge whose equity a completed buyout counted stays paid (409
+   * equity_consumed) until that buyout is voided or refunded.
+   */
   reopenCharges(
     trx: Transaction<Database>,
     chargeIds: readonly string[],
@@ -46,18 +50,34 @@ export interface RentalPort {
     now: Date,
   ): Promise<void>;
   /**
-   * Completing the buyout sale `transactionId` of rental `rentalId`: under the rental's lock,
-   * an active rental becomes `purchased` and its unit `sold`; a rental that is no longer
-   * active → 409 invalid_transition.
+   * Completing the buyout sale `transactionId` of rental `rentalId`, priced at `payoffAmount`
+   * (decimal text): under the rental's lock, an active rental becomes `purchased` and its unit
+   * `sold`; a rental that is no longer active → 409 invalid_transition; a payoff that is no
+   * longer `payoffAmount` (rent refunded or paid since the sale started) → 409 payoff_changed
+   * with the current `payoffAmount`.
    */
   completeBuyout(
     trx: Transaction<Database>,
     rentalId: string,
     transactionId: string,
+    payoffAmount: string,
     actorId: string,
     now: Date,
   ): Promise<void>;
-  /** Voiding the completed buyout `transactionId`: the rental is active and its unit rented again. */
+  /**
+   * Refunding the completed buyout `transactionId`: the rent it counted can be refunded again
+   * (the rental stays purchased and its unit sold).
+   */
+  buyoutRefunded(
+    trx: Transaction<Database>,
+    rentalId: string,
+    transactionId: string,
+    now: Date,
+  ): Promise<void>;
+  /**
+   * Voiding the completed buyout `transactionId`: the rental is active and its unit rented
+   * again, and the rent it counted can be refunded again.
+   */
   undoBuyout(
     trx: Transaction<Database>,
     rentalId: string,

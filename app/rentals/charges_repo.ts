@@ -6,6 +6,11 @@
  *
  * Every write of a charge here also sets its rental's `unpaid_since` (the oldest unpaid due
  * date, which the past-due list reads; {@link refreshUnpaidSince}) in the same transaction.
+ *
+ * A completed buyout marks the paid charges whose equity its payoff counted
+ * (`buyout_transaction_id`, under the rental's lock); undoing a payment locks the rentals of
+ * its charges before the charges ({@link lockRentalsOfCharges}), the order a buyout completing
+ * takes them in, so the two run one after the other.
  */
 import { sql, type Transaction } from "kysely";
 import { arrayLiteral } from "../db/array_literal.ts";
@@ -92,6 +97,62 @@ export async function lockCharges(
   const rows = await trx.selectFrom("rental_charges as c").select(CHARGE_COLUMNS)
     .where("c.id", "in", [...ids].sort()).orderBy("c.id").forUpdate().execute();
   return rows.map((row) => toCharge(row as ChargeRow));
+}
+
+/**
+ * Locks the rentals of these charges (FOR NO KEY UPDATE in id order, as {@link refreshUnpaidSince}
+ * does; a buyout completing holds its rental FOR UPDATE): taken before the charges' locks.
+ */
+export async function lockRentalsOfCharges(
+  trx: Transaction<Database>,
+  ids: readonly string[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await trx.selectFrom("rental_charges").select("rental_id").where("id", "in", ids)
+    .execute();
+  await lockRentalRows(trx, rows.map((r) => r.rental_id));
+}
+
+/** Among `ids`, the charges paid by `transactionId` whose equity a completed buyout counted. */
+export async function findChargesInBuyout(
+  db: Db,
+  ids: readonly string[],
+  transactionId: string,
+): Promise<Array<{ id: string; buyoutTransactionId: string }>> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("rental_charges").select(["id", "buyout_transaction_id"])
+    .where("id", "in", ids).where("paid_transaction_id", "=", transactionId)
+    .where("buyout_transaction_id", "is not", null).orderBy("id").execute();
+  return rows.map((r) => ({ id: r.id, buyoutTransactionId: r.buyout_transaction_id! }));
+}
+
+/**
+ * The buyout `transactionId` completing (its rental locked): the rental's paid charges with
+ * equity are counted in its payoff.
+ */
+export async function markChargesInBuyout(
+  trx: Transaction<Database>,
+  rentalId: string,
+  transactionId: string,
+  now: Date,
+): Promise<void> {
+  await trx.updateTable("rental_charges").set({
+    buyout_transaction_id: transactionId,
+    updated_at: now,
+  }).where("rental_id", "=", rentalId).where("status", "=", "paid").where("equity", ">", "0")
+    .where("buyout_transaction_id", "is", null).execute();
+}
+
+/** The buyout `transactionId` voided or refunded (its rental locked): its charges are free. */
+export async function releaseChargesOfBuyout(
+  trx: Transaction<Database>,
+  rentalId: string,
+  transactionId: string,
+  now: Date,
+): Promise<void> {
+  await trx.updateTable("rental_charges").set({ buyout_transaction_id: null, updated_at: now })
+    .where("rental_id", "=", rentalId).where("buyout_transaction_id", "=", transactionId)
+    .execute();
 }
 
 export interface ChargePayment {

@@ -2,19 +2,25 @@
  * The rentals feature's side of payment at the POS (API §13): the port the POS owns
  * (app/pos/rental_port.ts), filled in by `createDeps`. A rental_payment's lines are the
  * charges it pays; completing it locks those charges (in id order) and pays each once, with
- * the rent-to-own equity it accrues; a refund or void reopens them. A buyout sale completing
- * ends its rental as purchased and the unit sold, under the rental's lock.
+ * the rent-to-own equity it accrues; a refund or void reopens them, unless a completed buyout
+ * counted their equity (409 equity_consumed). A buyout sale completing, voided or refunded:
+ * buyout.ts, under the rental's lock.
  */
 import { ConflictError, InvalidReferenceError, ValidationError } from "../../domain/errors.ts";
 import { formatMoney, parseMoney } from "../../domain/money.ts";
-import { equityOfPayment } from "../../domain/rentals/rental_money.ts";
-import { assertCanMove } from "../../domain/rentals/rental_status.ts";
-import { setUnitStatus } from "../inventory/stock.ts";
+import { assertEquityNotConsumed, equityOfPayment } from "../../domain/rentals/rental_money.ts";
 import type { RentalChargeLine, RentalPort } from "../pos/rental_port.ts";
-import { findCharges, lockCharges, markChargesPaid, reopenChargesPaidBy } from "./charges_repo.ts";
+import { completeBuyoutSale, undoBuyoutSale } from "./buyout.ts";
+import {
+  findCharges,
+  findChargesInBuyout,
+  lockCharges,
+  lockRentalsOfCharges,
+  markChargesPaid,
+  reopenChargesPaidBy,
+} from "./charges_repo.ts";
 import { rentToOwnTerms } from "./rental_json.ts";
-import { findRentalsByIds, setRentalStatus } from "./rentals_repo.ts";
-import { requireLockedRental } from "./rentals.ts";
+import { findRentalsByIds } from "./rentals_repo.ts";
 
 function alreadyPaid(chargeId: string): ConflictError {
   return new ConflictError("invalid_transition", `Rental charge "${chargeId}" is paid already`);
@@ -86,22 +92,22 @@ export function rentalPort(): RentalPort {
     },
 
     async reopenCharges(trx, chargeIds, transactionId, now) {
+      // The rentals locked first, as a buyout completing locks its rental before it counts the
+      // charges' equity: of a refund and a buyout of one rental at once, one waits for the other.
+      await lockRentalsOfCharges(trx, chargeIds);
       await lockCharges(trx, chargeIds);
+      assertEquityNotConsumed(await findChargesInBuyout(trx, chargeIds, transactionId));
       await reopenChargesPaidBy(trx, chargeIds, transactionId, now);
     },
 
-    async completeBuyout(trx, rentalId, transactionId, actorId, now) {
-      const rental = await requireLockedRental(trx, rentalId);
-      assertCanMove(rental, "buyout");
-      await setRentalStatus(trx, rentalId, { status: "purchased", transactionId }, now);
-      await setUnitStatus(trx, rental.unitId, "sold", now, { actorId, source: "buyout" });
+    completeBuyout: completeBuyoutSale,
+
+    async buyoutRefunded(trx, rentalId, transactionId, now) {
+      await undoBuyoutSale(trx, rentalId, transactionId, false, now);
     },
 
     async undoBuyout(trx, rentalId, transactionId, actorId, now) {
-      const rental = await requireLockedRental(trx, rentalId);
-      if (rental.status !== "purchased" || rental.purchaseTransactionId !== transactionId) return;
-      await setRentalStatus(trx, rentalId, { status: "active" }, now);
-      await setUnitStatus(trx, rental.unitId, "rented", now, { actorId, source: "buyout" });
+      await undoBuyoutSale(trx, rentalId, transactionId, { actorId }, now);
     },
   };
 }

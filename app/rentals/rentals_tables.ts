@@ -60,6 +60,11 @@ export interface RentalChargeTable {
   paid_at: Timestamp | null;
   /** The rent-to-own equity the charge accrued when it was paid (0 while unpaid). */
   equity: NumericDefault;
+  /**
+   * The completed buyout sale whose payoff counted this charge's equity (migration
+   * 20261204_100000_add_rental_charge_buyout): while set, the charge stays paid.
+   */
+  buyout_transaction_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -4,9 +4,12 @@
  * - rent-to-own: each paid charge accrues `equityPercent` of its amount as equity (rounded
  *   half away from zero, per charge, when it is paid); a refund reopens the charge and takes
  *   its equity back; `equity` = Σ equity of the paid charges; `payoffAmount` = purchase price
- *   − equity, never below 0.
+ *   − equity, never below 0;
+ * - a buyout sale completes only at the payoff it was started at, and the rent whose equity a
+ *   completed buyout counted stays paid until that buyout is voided or refunded.
  */
-import { type BasisPoints, type Cents, percentOf, sumCents } from "../money.ts";
+import { ConflictError } from "../errors.ts";
+import { type BasisPoints, type Cents, formatMoney, percentOf, sumCents } from "../money.ts";
 
 export interface ChargeMoney {
   amountCents: Cents;
@@ -48,4 +51,43 @@ export function rentalMoney(
     equityCents,
     payoffCents: terms ? payoffOf(terms, equityCents) : null,
   };
+}
+
+/**
+ * A buyout sale started at `pricedCents` completes only while that is still the rental's
+ * payoff: rent refunded (equity taken back) or paid (equity added) since makes the sale stale
+ * → ConflictError `payoff_changed` with the current `payoffAmount`; the clerk voids the sale
+ * and starts the buyout again.
+ */
+export function assertPayoffUnchanged(
+  rentalNumber: string,
+  pricedCents: Cents,
+  payoffCents: Cents,
+): void {
+  if (pricedCents === payoffCents) return;
+  throw new ConflictError(
+    "payoff_changed",
+    `Rental ${rentalNumber} pays off at ${formatMoney(payoffCents)} now, not the ` +
+      `${formatMoney(pricedCents)} this buyout sale was started at: void it and start the ` +
+      "buyout again",
+    { payoffAmount: formatMoney(payoffCents) },
+  );
+}
+
+/**
+ * Rent paid toward a completed buyout (its charge's equity counted in the payoff) cannot be
+ * refunded or voided: ConflictError `equity_consumed` naming the buyout sale
+ * (`buyoutTransactionId`), until that sale is voided or refunded.
+ */
+export function assertEquityNotConsumed(
+  charges: ReadonlyArray<{ id: string; buyoutTransactionId: string | null }>,
+): void {
+  const used = charges.find((c) => c.buyoutTransactionId !== null);
+  if (!used) return;
+  throw new ConflictError(
+    "equity_consumed",
+    `The equity of rental charge "${used.id}" counts in the payoff of buyout sale ` +
+      `"${used.buyoutTransactionId}": void or refund the buyout first`,
+    { buyoutTransactionId: used.buyoutTransactionId },
+  );
 }

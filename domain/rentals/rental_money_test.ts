@@ -1,7 +1,10 @@
 import fc from "fast-check";
-import { assertEquals } from "../../tests/_helpers/assert.ts";
+import { assertEquals, assertThrows } from "../../tests/_helpers/assert.ts";
 import { percentOf, sumCents } from "../money.ts";
+import { ConflictError } from "../errors.ts";
 import {
+  assertEquityNotConsumed,
+  assertPayoffUnchanged,
   type ChargeMoney,
   equityOfPayment,
   rentalMoney,
@@ -93,4 +96,26 @@ Deno.test("property: equity, payoff and balance reconcile with payments and refu
       }
     },
   ));
+});
+
+Deno.test("assertPayoffUnchanged() refuses a buyout priced at another payoff, naming the current one", () => {
+  assertPayoffUnchanged("L-000001", 58_000, 58_000);
+  for (const priced of [56_000, 60_000]) {
+    const error = assertThrows(
+      () => assertPayoffUnchanged("L-000001", priced, 58_000),
+      ConflictError,
+    ) as ConflictError;
+    assertEquals([error.code, error.extensions], ["payoff_changed", { payoffAmount: "580.00" }]);
+  }
+});
+
+Deno.test("assertEquityNotConsumed() refuses rent whose equity a buyout counted", () => {
+  assertEquityNotConsumed([]);
+  assertEquityNotConsumed([{ id: "c1", buyoutTransactionId: null }]);
+  const error = assertThrows(() =>
+    assertEquityNotConsumed([
+      { id: "c1", buyoutTransactionId: null },
+      { id: "c2", buyoutTransactionId: "t9" },
+    ]), ConflictError) as ConflictError;
+  assertEquals([error.code, error.extensions], ["equity_consumed", { buyoutTransactionId: "t9" }]);
 });

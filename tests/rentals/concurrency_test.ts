@@ -1,12 +1,17 @@
 /**
  * Concurrency on real PostgreSQL (skipped on the embedded database, which has one
  * connection): rentals of one unit at once (exactly one succeeds), terminals completing
- * payments of one charge at once (it is paid once), and billing runs at once (no charge
- * twice).
+ * payments of one charge at once (it is paid once), billing runs at once (no charge twice),
+ * and a rent refund with the buyout that counted that rent (one of them wins).
  */
+import { Kysely } from "kysely";
+import type { Database } from "../../app/db/database.ts";
+import { postgresClient } from "../../app/db/postgres_client.ts";
+import { PostgresDialect } from "../../app/db/postgres_dialect.ts";
+import { lockRental } from "../../app/rentals/rentals_repo.ts";
 import { assertEquals } from "../_helpers/assert.ts";
-import { api, type TestApp } from "../_helpers/test_app.ts";
-import { testServerUrl } from "../_helpers/test_db.ts";
+import { api, type ApiResponse, type TestApp } from "../_helpers/test_app.ts";
+import { sql, testServerUrl } from "../_helpers/test_db.ts";
 import {
   call,
   chargesOf,
@@ -192,5 +197,134 @@ Deno.test({
       "2025-04-10",
       "2025-04-10",
     ]);
+  },
+});
+
+/** A rent-to-own rental with one month paid and a buyout sale of its payoff, paid, pending. */
+async function paidRentAndBuyout(locationId: string) {
+  const rental = await makeRental(t, u, {
+    startDate: await today(t, -1),
+    rentToOwn: { purchasePrice: "500.00", equityPercent: "50.00" },
+  });
+  await call(t, u.desk, "POST", "/v1/rentals/charges/generate", {}, 200);
+  const [charge] = await chargesOf(t, u, rental.id);
+  const rent = await payAndComplete(t, u, await startRentalPayment(t, u, locationId, [charge.id]));
+  const buyout = await call(t, u.desk, "POST", `/v1/rentals/${rental.id}/buyout`, { locationId });
+  assertEquals(buyout.subtotal, "480.00");
+  await call(t, u.cashier, "POST", `/v1/transactions/${buyout.id}/payments`, {
+    method: "card",
+    amount: buyout.balanceDue,
+  });
+  const refund = () =>
+    api(t.app, "POST", `/v1/transactions/${rent.id}/refunds`, {
+      token: u.cashier.token,
+      body: { items: [{ itemId: rent.items[0].id, quantity: 1 }], method: "card", reason: "x" },
+    });
+  const complete = () =>
+    api(t.app, "POST", `/v1/transactions/${buyout.id}/complete`, {
+      token: u.cashier.token,
+      body: {},
+    });
+  return { rental, refund, complete };
+}
+
+/**
+ * Exactly one of a rent refund and the completion of the buyout that counts that rent
+ * succeeded, and the rental agrees; which one ("buyout" or "refund").
+ */
+async function oneOfThemWon(
+  rentalId: string,
+  done: ApiResponse,
+  refunded: ApiResponse,
+): Promise<"buyout" | "refund"> {
+  const view = await call(t, u.viewer, "GET", `/v1/rentals/${rentalId}`);
+  const [charge] = await chargesOf(t, u, rentalId);
+  if (done.status === 200) {
+    // The buyout won: it counted the rent, which stays paid.
+    assertEquals([refunded.status, refunded.body.code], [409, "equity_consumed"], refunded.text);
+    assertEquals([view.status, view.payoffAmount, charge.status], ["purchased", "480.00", "paid"]);
+    return "buyout";
+  }
+  // The refund won: the equity went back, and the sale is refused at its stale payoff.
+  assertEquals([done.status, done.body.code, done.body.payoffAmount], [
+    409,
+    "payoff_changed",
+    "500.00",
+  ], done.text);
+  assertEquals(refunded.status, 201, refunded.text);
+  assertEquals([view.status, view.payoffAmount, charge.status], ["active", "500.00", "unpaid"]);
+  return "refund";
+}
+
+Deno.test({
+  name:
+    "rent refunds and the completions of the buyouts counting that rent at once: one of each pair wins",
+  ignore,
+  async fn() {
+    const store = await storeWithDrawer(t, u);
+    const pairs = [];
+    for (let i = 0; i < 4; i++) pairs.push(await paidRentAndBuyout(store.locationId));
+    // Each pair fired together, the refund first in half of them and the completion in the rest.
+    await Promise.all(pairs.map(async ({ rental, refund, complete }, i) => {
+      let done: ApiResponse, refunded: ApiResponse;
+      if (i % 2) [done, refunded] = await Promise.all([complete(), refund()]);
+      else [refunded, done] = await Promise.all([refund(), complete()]);
+      await oneOfThemWon(rental.id, done, refunded);
+    }));
+  },
+});
+
+/**
+ * Sends `first` and then `second` while another session holds the rental's lock, each once
+ * the one before waits on a lock, then lets them go: they take the rental's lock in that order.
+ */
+async function inLockOrder(
+  rentalId: string,
+  first: () => Promise<ApiResponse>,
+  second: () => Promise<ApiResponse>,
+): Promise<[ApiResponse, ApiResponse]> {
+  const other = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      postgres: postgresClient(t.database.url!, { max: 1, onnotice: () => {} }),
+    }),
+  });
+  const sent: Promise<ApiResponse>[] = [];
+  try {
+    await other.transaction().execute(async (trx) => {
+      await lockRental(trx, rentalId);
+      for (const request of [first, second]) {
+        const answer = request();
+        sent.push(answer);
+        let settled = false;
+        answer.then(() => (settled = true), () => (settled = true));
+        for (let i = 0; i < 500 && !settled; i++) {
+          const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n
+            FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.deps.db);
+          if (rows[0]!.n >= sent.length) break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        assertEquals(settled, false, "a request went through while the rental was locked");
+      }
+    });
+  } finally {
+    await other.destroy();
+  }
+  return [await sent[0]!, await sent[1]!];
+}
+
+Deno.test({
+  name: "a rent refund and the buyout counting it: whichever takes the rental's lock first wins",
+  ignore,
+  async fn() {
+    const store = await storeWithDrawer(t, u);
+    // The refund first: the completion, waiting, then reads the payoff the refund left.
+    const one = await paidRentAndBuyout(store.locationId);
+    const [refunded, done] = await inLockOrder(one.rental.id, one.refund, one.complete);
+    assertEquals(await oneOfThemWon(one.rental.id, done, refunded), "refund");
+    // The completion first: the refund, waiting, then finds the rent counted.
+    const two = await paidRentAndBuyout(store.locationId);
+    const [done2, refunded2] = await inLockOrder(two.rental.id, two.complete, two.refund);
+    assertEquals(await oneOfThemWon(two.rental.id, done2, refunded2), "buyout");
   },
 });

@@ -215,8 +215,11 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
           "products, marks units sold. A repair_payment moves its ticket to picked_up from any " +
           "non-terminal status (picked_up and delivered stay), checked under a lock on the " +
           "ticket: a cancelled ticket → 409 `invalid_transition`, a pre-tax amount (Σ net of " +
-          "the lines) above the ticket's `balanceDue` → 409 `overpayment`. Completing twice → " +
-          "409 `invalid_transition`. Supports `Idempotency-Key`.",
+          "the lines) above the ticket's `balanceDue` → 409 `overpayment`. A rental buyout " +
+          "sale completes only at the payoff it was started at, checked under the rental's " +
+          "lock: rent refunded or paid since moves the payoff → 409 `payoff_changed` with the " +
+          "rental's current `payoffAmount` in the problem; void the sale and start the buyout " +
+          "again. Completing twice → 409 `invalid_transition`. Supports `Idempotency-Key`.",
         access: "pos.edit",
         idempotent: true,
         params: idParams,
@@ -230,6 +233,7 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
             "balance_due",
             "unit_unavailable",
             "overpayment",
+            "payoff_changed",
           ],
         },
       },
@@ -244,12 +248,17 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         description: "A pending transaction, or a complete one whose drawer session is still " +
           "open and that has no refunds (else 409 `invalid_transition`); restores stock and " +
           "units. Needs a manager override when `managerOverride.void` is on. Audited as " +
-          "`pos.transaction_voided`.",
+          "`pos.transaction_voided`. A rental_payment whose rent a completed buyout counted → " +
+          "409 `equity_consumed` (as for refunds); a voided buyout sale makes its rental " +
+          "active again.",
         access: "pos.edit",
         params: idParams,
         body: voidBody,
         responses: { 200: { description: "The voided transaction", schema: transactionSchema } },
-        errors: { 403: ["manager_override_required"], 409: ["invalid_transition"] },
+        errors: {
+          403: ["manager_override_required"],
+          409: ["invalid_transition", "equity_consumed"],
+        },
       },
       async (c, { params, body, actor }) =>
         c.json(await voidTransaction(deps, actor, params.id, body)),
@@ -264,7 +273,12 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
           "picks one when several are open) and restocks. Per unit it gives back the line's " +
           "pro-rata net and tax. More than sold, counting earlier refunds → 409 " +
           "`refund_exceeds_sale`. Needs a manager override when `managerOverride.refund` is on. " +
-          "Audited as `pos.refund_created`. Supports `Idempotency-Key`.",
+          "Audited as `pos.refund_created`. Supports `Idempotency-Key`. A rental_payment line " +
+          "reopens its charge and takes its rent-to-own equity back, checked under the " +
+          "rental's lock: rent whose equity a completed buyout counted in its payoff → 409 " +
+          "`equity_consumed` (with that sale's `buyoutTransactionId` in the problem) until the " +
+          "buyout sale is refunded or voided. Refunding a buyout sale gives its money back and " +
+          "frees that rent for refunds; the rental stays `purchased` and its unit `sold`.",
         access: "pos.edit",
         idempotent: true,
         params: idParams,
@@ -273,7 +287,7 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         errors: {
           400: ["invalid_reference", "register_required"],
           403: ["manager_override_required"],
-          409: ["invalid_transition", "refund_exceeds_sale", "drawer_not_open"],
+          409: ["invalid_transition", "refund_exceeds_sale", "drawer_not_open", "equity_consumed"],
         },
       },
       async (c, { params, body, actor }) =>

@@ -206,8 +206,13 @@ export function rentalRoutes(deps: AppDeps): ApiRouter {
         description: "Creates a pending sale (POS transaction, 201) of the rental's " +
           "`payoffAmount` at `locationId`, linked by `rentalId`; pay and complete it at the " +
           "register like any sale: completing it sets the rental `purchased` and the unit " +
-          "`sold`; voiding it leaves the rental active. A rental that is not active or not " +
-          "rent-to-own → 409 `invalid_transition`; unknown location → 400 `invalid_reference`.",
+          "`sold`, only at this payoff (rent refunded or paid before it completes → 409 " +
+          "`payoff_changed` there, with the current `payoffAmount`: void it and start again). " +
+          "The rent whose equity a completed buyout counted cannot be refunded or voided (409 " +
+          "`equity_consumed`) until the buyout sale is refunded (the rental stays purchased) or " +
+          "voided (the rental is active again). Voiding the pending sale leaves the rental " +
+          "active. A rental that is not active or not rent-to-own → 409 `invalid_transition`; " +
+          "unknown location → 400 `invalid_reference`.",
         access: "rentals.edit",
         params: idParams,
         body: buyoutBody,
