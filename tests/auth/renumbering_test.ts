@@ -14,7 +14,7 @@ import { withTestApp } from "../_helpers/suite.ts";
 import { SYSTEM_ROLES } from "../../domain/auth/permissions.ts";
 import { userPinCounterKey } from "../../domain/auth/pin.ts";
 import { hashSecret } from "../../app/auth/passwords.ts";
-import * as keyPinFailuresByUser from "../../migrations/20261204_100000_key_pin_failures_by_user.ts";
+import * as keyPinFailuresByUser from "../../migrations/20261204_103000_key_pin_failures_by_user.ts";
 import { sql } from "kysely";
 import { ALL_PERMISSIONS, movableClock } from "./_auth_helpers.ts";
 
