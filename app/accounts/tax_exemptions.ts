@@ -1,15 +1,21 @@
 /**
- * Use cases of tax exemptions. Status moves only through approve/revoke (the pure machine
- * in domain/accounts/tax_exemption_status.ts), each under the exemption's row lock; whether
- * an exemption waives tax on a day is decided there too (`isExemptionActive`).
+ * Use cases of tax exemptions. Status moves through approve/revoke (the pure machine in
+ * domain/accounts/tax_exemption_status.ts), and back to pending when an edit changes the
+ * certificate of an approved exemption (`statusAfterEdit`), each under the exemption's row
+ * lock and audited (`tax_exemption.approved`, `.revoked`, `.returned_to_pending`) in its
+ * transaction; whether an exemption waives tax on a day is decided there too
+ * (`isExemptionActive`).
  */
 import { NotFoundError } from "../../domain/errors.ts";
 import {
   assertTaxExemptionEditable,
   assertTaxExemptionMove,
+  changedCertificateFields,
   isExemptionActive,
+  statusAfterEdit,
   type TaxExemptionStatus,
 } from "../../domain/accounts/tax_exemption_status.ts";
+import { audit } from "../audit/audit.ts";
 import { actingUserId, type Actor } from "../actor.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Db } from "../db/database.ts";
@@ -84,9 +90,14 @@ export async function createTaxExemption(
   return (await findTaxExemption(deps.db, id))!;
 }
 
-/** Edits the certificate's fields (never its status); a revoked exemption is final. */
+/**
+ * Edits the exemption's fields; a revoked exemption is final. A changed certificate number,
+ * issuing state or expiry puts an approved exemption back to pending (no longer waiving tax
+ * until approved again), audited as `tax_exemption.returned_to_pending`.
+ */
 export async function updateTaxExemption(
   deps: AppDeps,
+  actor: Actor,
   id: string,
   changes: {
     certificateNumber?: string;
@@ -99,7 +110,32 @@ export async function updateTaxExemption(
     const current = await lockTaxExemption(trx, id);
     if (!current) throw taxExemptionNotFound(id);
     assertTaxExemptionEditable(id, current.status);
-    await updateTaxExemptionRow(trx, id, changes, deps.clock.now());
+    const changed = changedCertificateFields(current, changes);
+    const status = statusAfterEdit(current.status, changed);
+    const withdrawn = status !== current.status;
+    await updateTaxExemptionRow(
+      trx,
+      id,
+      withdrawn ? { ...changes, status, approvedAt: null, approvedBy: null } : changes,
+      deps.clock.now(),
+    );
+    if (withdrawn) {
+      await audit(deps, trx, actor, {
+        action: "tax_exemption.returned_to_pending",
+        entityType: "tax_exemption",
+        entityId: id,
+        details: {
+          accountId: current.accountId,
+          from: current.status,
+          to: status,
+          fields: changed,
+          approvedBy: current.approvedBy,
+          ...Object.fromEntries(
+            changed.map((field) => [field, { from: current[field], to: changes[field] ?? null }]),
+          ),
+        },
+      });
+    }
   });
   return (await findTaxExemption(deps.db, id))!;
 }
@@ -125,6 +161,19 @@ async function moveStatus(
         : { status: to, revokedAt: now, revokedBy: actorId, revokeReason: reason },
       now,
     );
+    await audit(deps, trx, actor, {
+      action: to === "approved" ? "tax_exemption.approved" : "tax_exemption.revoked",
+      entityType: "tax_exemption",
+      entityId: id,
+      details: {
+        accountId: current.accountId,
+        from: current.status,
+        to,
+        certificateNumber: current.certificateNumber,
+        expiresDate: current.expiresDate,
+        ...(reason === undefined ? {} : { reason }),
+      },
+    });
   });
   return (await findTaxExemption(deps.db, id))!;
 }

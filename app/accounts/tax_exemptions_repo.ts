@@ -127,8 +127,8 @@ export interface TaxExemptionChanges {
   reason?: string | null;
   expiresDate?: string | null;
   status?: TaxExemptionStatus;
-  approvedAt?: Date;
-  approvedBy?: string;
+  approvedAt?: Date | null;
+  approvedBy?: string | null;
   revokedAt?: Date;
   revokedBy?: string;
   revokeReason?: string;

@@ -58,8 +58,12 @@ export interface RateLimitCounterTable {
   hits: Generated<number>;
 }
 
+/**
+ * Wrong-PIN counters; `counter_key` is `user:<id>` for a number a user holds (kept across
+ * renumbering), `number:<employee number>` for one nobody holds (domain/auth/pin.ts).
+ */
 export interface PinLoginFailureTable {
-  employee_number: string;
+  counter_key: string;
   failures: Generated<number>;
   first_failure_at: Timestamp;
   locked_until: Timestamp | null;

@@ -10,8 +10,7 @@ import type { Db } from "../db/database.ts";
 import { currentConfig, getRuntimeConfig } from "../platform/runtime_config.ts";
 import type { Actor } from "../actor.ts";
 import { changeIdentity } from "./actor_cache.ts";
-import { checkEmployeePin } from "./pin_check.ts";
-import { clearPinFailures } from "./pin_failures_repo.ts";
+import { checkEmployeePin, clearUserPinFailures } from "./pin_check.ts";
 import { listUserRoles } from "./user_roles_repo.ts";
 import {
   findCredentialsByEmail,
@@ -117,7 +116,8 @@ export async function login(
 
 /**
  * `POST /auth/pin-login`: employee number + PIN → a `pos` token. Five wrong PINs for one
- * employee number lock it for 15 minutes (429 even with the right PIN).
+ * employee number lock it for 15 minutes (429 even with the right PIN), counted on its
+ * holder's counter, which stays with them when they are renumbered.
  */
 export async function pinLogin(
   deps: Deps,
@@ -152,7 +152,7 @@ export async function pinLogin(
   }
   const user = check.user;
   if (!user.isActive) throw new UnauthenticatedError("user_disabled", "This user is disabled");
-  await clearPinFailures(deps.db, employeeNumber, deps.clock.now());
+  await clearUserPinFailures(deps, user.id);
   const ttl = deps.config.tokenTtlSeconds;
   const accessToken = await deps.tokens.sign(
     { userId: user.id, type: "pos", version: user.tokenVersion, posVersion: user.posTokenVersion },

@@ -3,9 +3,9 @@
  * create`), read, update, enable/disable. Every write goes through `changeIdentity` (cached
  * actors are dropped, other processes notified) and records audit entries in the same
  * transaction. Role grants are in user_roles.ts. Creating a user with roles needs every
- * permission of those roles, disabling one every permission the user holds (403 `forbidden`,
- * audited); disabling may not leave the store without an admin (409 `last_admin`; see
- * privileges.ts).
+ * permission of those roles, disabling one or changing their employee number every permission
+ * the user holds (403 `forbidden`, audited); disabling may not leave the store without an
+ * admin (409 `last_admin`; see privileges.ts).
  */
 import type { Transaction } from "kysely";
 import { ConflictError, InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
@@ -161,37 +161,68 @@ export async function createStaffUser(
   }
 }
 
-/** `PATCH /users/:id` and `PATCH /auth/me` (the latter without employeeNumber). */
+/**
+ * `PATCH /users/:id` and `PATCH /auth/me` (the latter without employeeNumber). Giving another
+ * user a different employee number needs every permission they hold (API §3; 403 `forbidden`,
+ * audited as `user.update_denied`): the number is half of their PIN code (their wrong-PIN
+ * count stays with them, pin_check.ts).
+ */
 export async function updateUser(
   deps: IdentityDeps,
   actor: Actor,
   id: string,
   changes: { firstName?: string; lastName?: string; employeeNumber?: string },
 ): Promise<User> {
+  const denied = {
+    action: "user.update_denied",
+    entityType: "user",
+    entityId: id,
+    details: { fields: ["employeeNumber"], employeeNumber: changes.employeeNumber ?? null },
+  };
   try {
-    return await changeIdentity(deps, async (trx) => {
-      if (!(await updateUserProfile(trx, id, changes, deps.clock.now()))) {
-        throw userNotFound(id);
-      }
-      const fields = Object.keys(changes).filter((k) =>
-        changes[k as keyof typeof changes] !== undefined
-      );
-      if (fields.length > 0) {
-        await audit(deps, trx, actor, {
-          action: "user.updated",
-          entityType: "user",
-          entityId: id,
-          details: {
-            fields,
-            ...(changes.employeeNumber ? { employeeNumber: changes.employeeNumber } : {}),
-          },
-        });
-      }
-      return (await findUser(trx, id))!;
-    });
+    return await auditingDenials(deps, actor, denied, () =>
+      changeIdentity(deps, async (trx) => {
+        if (changes.employeeNumber !== undefined) {
+          await assertMayRenumber(trx, actor, id, changes.employeeNumber);
+        }
+        if (!(await updateUserProfile(trx, id, changes, deps.clock.now()))) {
+          throw userNotFound(id);
+        }
+        const fields = Object.keys(changes).filter((k) =>
+          changes[k as keyof typeof changes] !== undefined
+        );
+        if (fields.length > 0) {
+          await audit(deps, trx, actor, {
+            action: "user.updated",
+            entityType: "user",
+            entityId: id,
+            details: {
+              fields,
+              ...(changes.employeeNumber ? { employeeNumber: changes.employeeNumber } : {}),
+            },
+          });
+        }
+        return (await findUser(trx, id))!;
+      }));
   } catch (error) {
     translateUniqueViolation(error);
   }
+}
+
+/**
+ * Under the user's row lock: 404 for no such user; a different number needs every permission
+ * the user holds (`assertCanGrant`; one's own are held).
+ */
+async function assertMayRenumber(
+  trx: Transaction<Database>,
+  actor: Actor,
+  id: string,
+  employeeNumber: string,
+): Promise<void> {
+  if (!(await lockUser(trx, id))) throw userNotFound(id);
+  const current = (await findUser(trx, id))!;
+  if (current.employeeNumber === employeeNumber) return;
+  assertCanGrant(actor.permissions, await grantedPermissionsOf(trx, id));
 }
 
 /**

@@ -9,7 +9,9 @@
  *
  * The archive holds everything the database does: password hashes, the outbox's encrypted
  * bodies, the vault's entries (ciphertext, which only the master password opens), tokens'
- * hashes. Keep it as private as the database itself.
+ * hashes. Keep it as private as the database itself. The API and `ops backup` start it
+ * through `startAuditedBackup` (backup_runs.ts): only for a caller holding every permission,
+ * and audited.
  */
 import {
   countLines,

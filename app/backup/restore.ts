@@ -11,6 +11,10 @@
  *    them), the sequences are set, the migrations the archive lacks are applied; the files,
  *    written meanwhile into a directory beside FILES_DIR, are swapped in just before COMMIT
  *    (and back if it fails). A kill at any point before COMMIT leaves the database as it was.
+ * 4. In that transaction, after the archive's audit log is in, the restore itself is audited
+ *    (`backup.restored`, by the system actor: `ops restore` works on the database's own
+ *    credentials, with no user of the shop and so no permission to check; which archive,
+ *    from when, what it held, whether it replaced anything).
  */
 import { Migrator, NO_MIGRATIONS } from "kysely/migration";
 import {
@@ -23,8 +27,12 @@ import {
 } from "../../domain/backup/archive_format.ts";
 import { BadInputError, ConflictError } from "../../domain/errors.ts";
 import { migrations } from "../../migrations/mod.ts";
+import { SYSTEM_ACTOR } from "../actor.ts";
+import { audit } from "../audit/audit.ts";
+import type { Db } from "../db/database.ts";
 import type { AppDeps } from "../deps.ts";
 import { readArchive } from "./archive_stream.ts";
+import { backupTotals } from "./backup.ts";
 import {
   addConstraint,
   allowBulkIndexBuilds,
@@ -204,6 +212,19 @@ export async function restoreArchive(
       for (const sequence of manifest.sequences) await setSequence(session, sequence);
       applied = (unwrap(await migrator.migrateToLatest()).results ?? [])
         .map((r) => r.migrationName);
+      await audit(deps, kysely as Db, SYSTEM_ACTOR, {
+        action: "backup.restored",
+        entityType: "backup",
+        details: {
+          archive: options.label,
+          archiveCreatedAt: manifest.createdAt,
+          sourceEngine: manifest.engine,
+          schemaVersion: manifest.migrations.at(-1) ?? "",
+          appliedMigrations: applied,
+          ...backupTotals(manifest),
+          replaced,
+        },
+      });
       swap = await staged.swap(suffix);
     });
   } catch (error) {

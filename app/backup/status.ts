@@ -1,19 +1,16 @@
 /**
  * `ops status` / `GET /v1/status` (API §16): the database engine and size, the schema
- * (migration) version, the vault's state, the last backup and the outbox's backlog; and
- * recording a backup that was written.
+ * (migration) version, the vault's state, the last backup (recorded by backup_runs.ts) and the
+ * outbox's backlog.
  */
 import { migrationStatus } from "../db/migrate.ts";
 import type { AppDeps } from "../deps.ts";
 import { vaultStatus } from "../vault/vault.ts";
-import type { Manifest } from "../../domain/backup/archive_format.ts";
-import { backupTotals } from "./backup.ts";
 import {
   type BackupRunRecord,
   countOutboxBacklog,
   findDatabaseSize,
   findLastBackupRun,
-  insertBackupRun,
 } from "./backup_runs_repo.ts";
 
 export interface ShopStatus {
@@ -41,20 +38,4 @@ export async function shopStatus(
     outbox: await countOutboxBacklog(deps.db),
     version: deps.version,
   };
-}
-
-/** Records a backup that was written completely (`location`: where it was saved). */
-export async function recordBackup(
-  deps: Pick<AppDeps, "db" | "clock" | "ids">,
-  manifest: Manifest,
-  written: { location: string; bytes: number; seconds: number },
-): Promise<void> {
-  await insertBackupRun(deps.db, deps.ids.uuid(), {
-    finishedAt: deps.clock.now(),
-    location: written.location,
-    bytes: written.bytes,
-    seconds: written.seconds,
-    schemaVersion: manifest.migrations.at(-1) ?? "",
-    ...backupTotals(manifest),
-  });
 }

@@ -5,16 +5,22 @@
  * while a running server holds the embedded database, through its `GET /v1/backup` (as any
  * business command, cli/_transport.ts). The archive is written to `FILE.partial` and renamed
  * into place once complete and checked, so a killed backup leaves no half archive under FILE.
+ * Either way it is audited (app/backup/backup_runs.ts): directly as `backup.created` by the
+ * system actor, through the server as `backup.downloaded` by the logged-in user, who must
+ * hold every permission.
  *
  * `restore` works on the database directly (DATABASE_URL, or the embedded one in DATA_DIR,
  * which it creates when there is none) and FILES_DIR: the archive is checked before anything
  * is opened; a non-empty target needs `--force` (confirmed on a terminal, `--yes` otherwise).
+ * It has no way through the server: whoever runs it holds the database's own credentials (or
+ * its directory), which no permission of the shop's can narrow; it is audited in the restored
+ * database as `backup.restored` (app/backup/restore.ts).
  */
 import type { Command } from "commander";
 import { isAbsolute, resolve } from "node:path";
 import { hostname } from "node:os";
-import { startBackup } from "../../app/backup/backup.ts";
-import { recordBackup } from "../../app/backup/status.ts";
+import { SYSTEM_ACTOR } from "../../app/actor.ts";
+import { recordBackup, startAuditedBackup } from "../../app/backup/backup_runs.ts";
 import { restoreArchive, verifyArchive } from "../../app/backup/restore.ts";
 import { defaultBackupName, type Manifest } from "../../domain/backup/archive_format.ts";
 import { assertCanConfirm, confirm } from "../_confirm.ts";
@@ -123,7 +129,8 @@ export function registerBackupCommands(program: Command): void {
     program.command("backup")
       .description(
         "Write one consistent archive of the whole shop (tables, files, schema version, " +
-          "checksums); works while the server runs. Keep it private: it holds password hashes",
+          "checksums); works while the server runs (through it, the login must hold every " +
+          "permission). Audited. Keep it private: it holds password hashes",
       )
       .option("--out <file>", "where to write it (default: shop-<UTC yyyymmdd-hhmmss>.backup)"),
   ).action(async (options: BackupOptions) => {
@@ -140,7 +147,12 @@ export function registerBackupCommands(program: Command): void {
         let backupRun;
         let bytes;
         try {
-          backupRun = startBackup(deps, (p) => bar?.update(p.done, p.total));
+          backupRun = await startAuditedBackup(
+            deps,
+            SYSTEM_ACTOR,
+            { action: "backup.created", location: file },
+            (p) => bar?.update(p.done, p.total),
+          );
           bytes = await writeAtomically(`${file}`, backupRun.stream);
           await backupRun.done;
         } finally {
@@ -149,7 +161,11 @@ export function registerBackupCommands(program: Command): void {
         const manifest = await backupRun.done;
         await Deno.rename(`${file}.partial`, file);
         const seconds = (performance.now() - started) / 1000;
-        await recordBackup(deps, manifest, { location: file, bytes, seconds });
+        await recordBackup(deps, SYSTEM_ACTOR, backupRun.id, manifest, {
+          location: file,
+          bytes,
+          seconds,
+        });
         return summarize(file, manifest, bytes, seconds);
       },
       server: async (api) => {

@@ -4,8 +4,27 @@ import {
   assertTaxExemptionEditable,
   assertTaxExemptionMove,
   canMoveTaxExemption,
+  changedCertificateFields,
   isExemptionActive,
+  statusAfterEdit,
 } from "./tax_exemption_status.ts";
+
+Deno.test("changedCertificateFields() names the certificate fields set to another value", () => {
+  const current = { certificateNumber: "EX-1", issuingState: "OH", expiresDate: "2026-12-31" };
+  assertEquals(changedCertificateFields(current, {}), []);
+  assertEquals(changedCertificateFields(current, { ...current }), []);
+  assertEquals(
+    changedCertificateFields(current, { certificateNumber: "EX-2", expiresDate: null }),
+    ["certificateNumber", "expiresDate"],
+  );
+  assertEquals(changedCertificateFields(current, { issuingState: undefined }), []);
+});
+
+Deno.test("statusAfterEdit() sends an approved exemption with a changed certificate back to pending", () => {
+  assertEquals(statusAfterEdit("approved", ["expiresDate"]), "pending");
+  assertEquals(statusAfterEdit("approved", []), "approved");
+  assertEquals(statusAfterEdit("pending", ["certificateNumber"]), "pending");
+});
 
 Deno.test("canMoveTaxExemption() allows pending → approved and pending|approved → revoked", () => {
   assertEquals(canMoveTaxExemption("pending", "approved"), true);

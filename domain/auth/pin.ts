@@ -2,6 +2,8 @@
  * PIN login (API §2): the 8-digit code is the 4-digit employee number followed by the
  * 4-digit PIN; after 5 wrong PINs for one employee number, PIN login for it is refused for
  * 15 minutes, even with the right PIN. The same counter covers manager-override codes (§8).
+ * The counter belongs to the user holding the number (`pinCounterKey`): it follows them when
+ * they are renumbered.
  *
  * Each attempt is counted *before* the PIN is compared (`reservePinAttempt`), and given back
  * when the PIN turns out right (`releasePinAttempt`): parallel attempts therefore cannot get
@@ -15,6 +17,20 @@ export const PIN_MAX_FAILURES = 5;
 export const PIN_LOCK_SECONDS = 15 * 60;
 /** Failures older than this no longer count towards the lockout. */
 export const PIN_FAILURE_WINDOW_SECONDS = 15 * 60;
+
+/**
+ * The wrong-PIN counter an attempt counts on: the user's (`userPinCounterKey`) when the
+ * employee number belongs to one, so renumbering them starts no fresh count, else the
+ * number's own, so guesses at a number nobody holds are counted and answered alike.
+ */
+export function pinCounterKey(employeeNumber: string, userId: string | null | undefined): string {
+  return userId ? userPinCounterKey(userId) : `number:${employeeNumber}`;
+}
+
+/** The wrong-PIN counter of a user, whatever their employee number. */
+export function userPinCounterKey(userId: string): string {
+  return `user:${userId}`;
+}
 
 export function splitPinCode(code: string): { employeeNumber: string; pin: string } {
   if (!PIN_CODE_PATTERN.test(code)) throw new RangeError("A PIN code has exactly 8 digits");

@@ -3,12 +3,22 @@ import {
   afterPinFailure,
   PIN_LOCK_SECONDS,
   PIN_MAX_FAILURES,
+  pinCounterKey,
   type PinFailureState,
   pinLockRemainingSeconds,
   releasePinAttempt,
   reservePinAttempt,
   splitPinCode,
+  userPinCounterKey,
 } from "./pin.ts";
+
+Deno.test("pinCounterKey() is the holder's counter, whatever their number; else the number's", () => {
+  const id = "0190a0b1-0000-7000-8000-000000000001";
+  assertEquals(pinCounterKey("0042", id), userPinCounterKey(id));
+  assertEquals(pinCounterKey("0777", id), pinCounterKey("0042", id));
+  assertEquals(pinCounterKey("0042", null), "number:0042");
+  assert(pinCounterKey("0042", null) !== pinCounterKey("0043", undefined));
+});
 
 Deno.test("splitPinCode() splits the 8 digits into employee number and PIN", () => {
   assertEquals(splitPinCode("00421234"), { employeeNumber: "0042", pin: "1234" });

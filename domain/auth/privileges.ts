@@ -4,11 +4,13 @@
  *    creating a user with roles, an admin reset link for a user and disabling a user need
  *    every permission involved (the role's, or the target user's) among the caller's
  *    effective permissions, else 403 `forbidden`;
+ *  - `assertHoldsEveryPermission`: what reads or writes every domain at once (a backup of the
+ *    whole shop) needs every permission, else 403 `forbidden`;
  *  - `assertAdminRemains`: no change may leave the store without an active user holding
  *    `users.admin` (409 `last_admin`), unless it had none before.
  */
 import { ConflictError, ForbiddenError } from "../errors.ts";
-import { expandPermissions, type Permission } from "./permissions.ts";
+import { expandPermissions, type Permission, PERMISSIONS } from "./permissions.ts";
 
 /** The permission whose holders administer users; the store must keep an active holder. */
 export const ADMIN_PERMISSION: Permission = "users.admin";
@@ -17,11 +19,11 @@ export const ADMIN_PERMISSION: Permission = "users.admin";
 export class PrivilegeDeniedError extends ForbiddenError {
   readonly missing: readonly Permission[];
 
-  constructor(missing: readonly Permission[]) {
-    super(
-      "forbidden",
-      `This change involves permissions you do not hold: ${missing.join(", ")}`,
-    );
+  constructor(
+    missing: readonly Permission[],
+    message = `This change involves permissions you do not hold: ${missing.join(", ")}`,
+  ) {
+    super("forbidden", message);
     this.missing = missing;
   }
 }
@@ -41,6 +43,21 @@ export function assertCanGrant(
 ): void {
   const missing = missingPermissions(caller, involved);
   if (missing.length > 0) throw new PrivilegeDeniedError(missing);
+}
+
+/**
+ * 403 `forbidden` (PrivilegeDeniedError) unless the caller holds every permission: `what`
+ * (e.g. "A backup") reads or writes every domain, so anything less would be a privilege
+ * beyond the caller's own.
+ */
+export function assertHoldsEveryPermission(caller: ReadonlySet<Permission>, what: string): void {
+  const missing = missingPermissions(caller, PERMISSIONS.map((p) => p.id));
+  if (missing.length > 0) {
+    throw new PrivilegeDeniedError(
+      missing,
+      `${what} covers every domain and needs every permission; you lack ${missing.join(", ")}`,
+    );
+  }
 }
 
 /** Whether these granted permissions make their holder an administrator of users. */

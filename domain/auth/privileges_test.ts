@@ -4,6 +4,7 @@ import { expandPermissions, PERMISSIONS } from "./permissions.ts";
 import {
   assertAdminRemains,
   assertCanGrant,
+  assertHoldsEveryPermission,
   grantsAdmin,
   missingPermissions,
   PrivilegeDeniedError,
@@ -18,6 +19,26 @@ Deno.test("missingPermissions() compares the involved permissions, expanded, wit
     "inventory.admin",
   ]);
   assertEquals(missingPermissions(caller, ["not.a-permission"]), []);
+});
+
+Deno.test("assertHoldsEveryPermission() refuses anyone lacking a single permission", () => {
+  const all = PERMISSIONS.map((p) => p.id);
+  assertHoldsEveryPermission(expandPermissions(all), "A backup");
+  const error = assertThrows(
+    () =>
+      assertHoldsEveryPermission(
+        expandPermissions(all.filter((p) => p !== "vault.admin")),
+        "A backup",
+      ),
+    PrivilegeDeniedError,
+  ) as PrivilegeDeniedError;
+  assertEquals(error.code, "forbidden");
+  assertEquals(error.missing, ["vault.admin"]);
+  const settingsOnly = assertThrows(
+    () => assertHoldsEveryPermission(expandPermissions(["settings.admin"]), "A backup"),
+    PrivilegeDeniedError,
+  ) as PrivilegeDeniedError;
+  assertEquals(settingsOnly.missing.length, all.length - 3);
 });
 
 Deno.test("assertCanGrant() refuses with 403 forbidden naming what is missing", () => {

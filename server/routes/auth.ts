@@ -226,7 +226,9 @@ export function authRoutes(deps: AppDeps): ApiRouter {
           "a `pos` token (refused with 403 `full_login_required` on user, role, vault, module, " +
           "config writes and PIN/password changes). Wrong code → 401 `invalid_credentials`; after " +
           "5 wrong PINs for one employee number PIN login for it is refused for 15 minutes (429 " +
-          "`rate_limited` with `Retry-After`, even with the right PIN)." + NO_STORE_NOTE +
+          "`rate_limited` with `Retry-After`, even with the right PIN). The count belongs to the " +
+          "user holding the number and stays with them when they are renumbered; manager " +
+          "override codes count on it too." + NO_STORE_NOTE +
           RATE_LIMIT_NOTE,
         access: "public",
         body: pinLoginBody,

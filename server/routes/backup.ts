@@ -1,12 +1,13 @@
 /**
  * Backups through the server (API §16): `GET /v1/backup` streams the archive of `ops backup`
  * (the way to back up the embedded database while the server holds it), `GET /v1/status` is
- * `ops status`. Both need settings.admin and a full login.
+ * `ops status`. Both need settings.admin and a full login; the backup needs every permission
+ * besides, and is audited (app/backup/backup_runs.ts).
  */
 import type { AppDeps } from "../../app/deps.ts";
 import { backupQuery, shopStatusSchema } from "../../app/backup/backup_schemas.ts";
-import { startBackup } from "../../app/backup/backup.ts";
-import { recordBackup, shopStatus } from "../../app/backup/status.ts";
+import { recordBackup, startAuditedBackup } from "../../app/backup/backup_runs.ts";
+import { shopStatus } from "../../app/backup/status.ts";
 import { ApiRouter } from "../route.ts";
 
 export function backupRoutes(deps: AppDeps): ApiRouter {
@@ -20,18 +21,25 @@ export function backupRoutes(deps: AppDeps): ApiRouter {
       "embedded database, writes wait while the tables are read). A failure after the first " +
       "byte ends the stream early: the archive is then truncated and `ops restore` refuses it. " +
       "The archive holds password hashes and the outbox's and vault's ciphertext: keep it " +
-      "private.",
+      "private. " +
+      "Who may: the archive reads every domain, so the caller must hold every permission " +
+      "(API §3, no privilege beyond one's own: in effect the Admin role). settings.admin " +
+      "alone, or all permissions but one, → 403 `forbidden`, audited as `backup.denied` with " +
+      "the missing permissions. Every download is audited with its actor before the first " +
+      "byte (`backup.downloaded`: `location`, engine) and, once the last byte is out, as " +
+      "`backup.completed` (tables, rows, files, bytes, seconds) under the same entity id " +
+      "(entity type `backup`).",
     access: "settings.admin",
     fullLogin: true,
     query: backupQuery,
     responses: {
       200: { description: "The archive (gzip)", contentType: "application/octet-stream" },
     },
-  }, (_c, { query }) => {
+  }, async (_c, { query, actor }) => {
     const started = deps.clock.now().getTime();
-    const run = startBackup(deps);
-    let bytes = 0;
     const location = query.location ?? "streamed by the server";
+    const run = await startAuditedBackup(deps, actor, { action: "backup.downloaded", location });
+    let bytes = 0;
     const counted = run.stream.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
@@ -41,8 +49,8 @@ export function backupRoutes(deps: AppDeps): ApiRouter {
         async flush() {
           const manifest = await run.done;
           const seconds = (deps.clock.now().getTime() - started) / 1000;
-          await recordBackup(deps, manifest, { location, bytes, seconds }).catch((error) =>
-            deps.logger.error("could not record the backup", { error: String(error) })
+          await recordBackup(deps, actor, run.id, manifest, { location, bytes, seconds }).catch(
+            (error) => deps.logger.error("could not record the backup", { error: String(error) }),
           );
         },
       }),

@@ -71,6 +71,11 @@ export function userRoutes(deps: AppDeps): ApiRouter {
         method: "patch",
         path: "/:id",
         summary: "Update a user's names or employee number",
+        description: "A different `employeeNumber` (the first half of the user's PIN code) " +
+          "needs every permission the user holds among the caller's (no privilege beyond " +
+          "one's own), else 403 `forbidden`, audited as `user.update_denied`; names need only " +
+          "users.edit. The user's wrong-PIN count (PIN login, override codes) stays with them " +
+          "under the new number. A number another user holds → 409 `duplicate`.",
         access: "users.edit",
         fullLogin: true,
         params: idParams,

@@ -64,7 +64,10 @@ Deno.test({
       const again = `${work}/again.backup`;
       const second = await opsWithin(["backup", "--out", again], where);
       assertEquals(second.code, 0, second.stderr);
-      assertSameContents(await readContents(again), contents);
+      assertSameContents(await readContents(again), contents, [
+        "backup.restored",
+        "backup.created",
+      ]);
       await assertFilesOnDisk(contents, `${work}/target-files`);
     } finally {
       server.kill("SIGTERM");

@@ -1,6 +1,6 @@
 /**
  * Manager-override codes against guessing (issue 15, item 3; API §2, §8): every attempt is
- * reserved on the employee number's PIN counter before the PIN is checked, so parallel guesses
+ * reserved on the PIN counter of the employee number's holder before the PIN is checked, so parallel guesses
  * cannot exceed the lockout; every refused code gets one and the same 403 body, so a refusal
  * never tells a cashier that a colleague's PIN was right.
  */
@@ -11,6 +11,7 @@ import type { Actor } from "../../app/actor.ts";
 import { withTransaction } from "../../app/db/transaction.ts";
 import { getRuntimeConfig } from "../../app/platform/runtime_config.ts";
 import { withApproval } from "../../app/pos/overrides.ts";
+import { userPinCounterKey } from "../../domain/auth/pin.ts";
 import {
   makeLocation,
   makeRegister,
@@ -50,9 +51,10 @@ function stable(body: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-async function failuresOf(employeeNumber: string): Promise<number> {
+/** The wrong PINs counted on the user's counter (it stays theirs when they are renumbered). */
+async function failuresOf(user: { id: string }): Promise<number> {
   const row = await t.deps.db.selectFrom("pin_login_failures").select("failures")
-    .where("employee_number", "=", employeeNumber).executeTakeFirst();
+    .where("counter_key", "=", userPinCounterKey(user.id)).executeTakeFirst();
   return row?.failures ?? 0;
 }
 
@@ -126,7 +128,7 @@ Deno.test("a right PIN of an ineligible approver counts as a wrong one; a valid 
     token: u.cashier.token,
     body: withCode(`${colleague.employeeNumber}8642`),
   });
-  assertEquals(await failuresOf(colleague.employeeNumber), 1);
+  assertEquals(await failuresOf(colleague), 1);
   assertEquals(await evaluatedFailures(colleague.employeeNumber), 1);
 
   const manager = await newManager();
@@ -136,14 +138,14 @@ Deno.test("a right PIN of an ineligible approver counts as a wrong one; a valid 
       body: withCode(`${manager.employeeNumber}000${i}`),
     });
   }
-  assertEquals(await failuresOf(manager.employeeNumber), 4);
+  assertEquals(await failuresOf(manager), 4);
   for (let i = 0; i < 3; i++) {
     const ok = await api(t.app, "POST", path, {
       token: u.cashier.token,
       body: withCode(`${manager.employeeNumber}${MANAGER_PIN}`),
     });
     assertEquals(ok.status, 201, ok.text);
-    assertEquals(await failuresOf(manager.employeeNumber), 4, "a valid approval is released");
+    assertEquals(await failuresOf(manager), 4, "a valid approval is released");
   }
   await api(t.app, "POST", path, {
     token: u.cashier.token,
@@ -179,7 +181,7 @@ Deno.test({
     }
     const evaluated = await evaluatedFailures(manager.employeeNumber);
     assert(evaluated >= 1 && evaluated <= 5, `${evaluated} attempts evaluated (at most 5)`);
-    const counted = await failuresOf(manager.employeeNumber);
+    const counted = await failuresOf(manager);
     assert(counted <= 5, `${counted} attempts counted (at most 5)`);
     // Locked now, even for the right code, and for PIN login alike.
     const right = await api(t.app, "POST", path, {

@@ -49,18 +49,28 @@ export function accountTaxExemptionRoutes(deps: AppDeps, accounts: ApiRouter): A
 
 export function taxExemptionRoutes(deps: AppDeps): ApiRouter {
   return new ApiRouter(deps, "/tax-exemptions", "Accounts")
-    .route({
-      method: "patch",
-      path: "/:id",
-      summary: "Update a tax exemption",
-      description: "certificateNumber, issuingState, reason, expiresDate; `status` is not " +
-        "writable here (approve/revoke). A revoked exemption is final → 409 invalid_transition.",
-      access: "accounts.edit",
-      params: idParams,
-      body: updateTaxExemptionBody,
-      responses: { 200: { description: "The updated exemption", schema: taxExemptionSchema } },
-      errors: { 409: ["invalid_transition"] },
-    }, async (c, { params, body }) => c.json(await updateTaxExemption(deps, params.id, body)))
+    .route(
+      {
+        method: "patch",
+        path: "/:id",
+        summary: "Update a tax exemption",
+        description: "certificateNumber, issuingState, reason, expiresDate; `status` is not " +
+          "writable here (approve/revoke). A revoked exemption is final → 409 invalid_transition. " +
+          "An approval vouches for the certificate it saw: changing the certificateNumber, " +
+          "issuingState or expiresDate of an approved exemption (to another value) puts it back " +
+          "to `pending` (approvedAt and approvedBy cleared), whoever edits it, so the account " +
+          "pays tax again until someone with accounts.approve approves it again; audited as " +
+          "`tax_exemption.returned_to_pending` with the fields' old and new values. `reason` " +
+          "(a note) and edits of a pending exemption leave the status alone.",
+        access: "accounts.edit",
+        params: idParams,
+        body: updateTaxExemptionBody,
+        responses: { 200: { description: "The updated exemption", schema: taxExemptionSchema } },
+        errors: { 409: ["invalid_transition"] },
+      },
+      async (c, { params, body, actor }) =>
+        c.json(await updateTaxExemption(deps, actor, params.id, body)),
+    )
     .route({
       method: "delete",
       path: "/:id",
@@ -77,7 +87,8 @@ export function taxExemptionRoutes(deps: AppDeps): ApiRouter {
         method: "post",
         path: "/:id/approve",
         summary: "Approve a pending tax exemption",
-        description: "pending → approved; any other state → 409 invalid_transition.",
+        description: "pending → approved; any other state → 409 invalid_transition. Audited " +
+          "as `tax_exemption.approved`.",
         access: "accounts.approve",
         params: idParams,
         responses: { 200: { description: "The approved exemption", schema: taxExemptionSchema } },
@@ -91,7 +102,7 @@ export function taxExemptionRoutes(deps: AppDeps): ApiRouter {
         path: "/:id/revoke",
         summary: "Revoke a tax exemption",
         description: "pending | approved → revoked (final), with a required reason; a revoked " +
-          "exemption → 409 invalid_transition.",
+          "exemption → 409 invalid_transition. Audited as `tax_exemption.revoked`.",
         access: "accounts.approve",
         params: idParams,
         body: revokeTaxExemptionBody,
