@@ -205,5 +205,6 @@ Deno.test("exitCodeFor() prints an error naming stored text without its escape s
   }
   assertEquals(printed.length, 1);
   // (The "error:" prefix is red on a colour terminal; the message never carries an escape.)
+  // deno-lint-ignore no-control-regex
   assertMatch(printed[0]!, /error:(?:\x1b\[39m)? Product "Sax" exists$/);
 });
