@@ -2,15 +2,31 @@
  * Use cases of a ticket's line items (API §9): each change locks the ticket, checks that the
  * line belongs to it (a line under another ticket's path → 404, left alone), and rewrites the
  * ticket's `customerTotal`/`internalCost` from its lines in the same transaction.
+ *
+ * Repair parts take stock (API §22 "Repair parts"): a line naming a product takes its quantity
+ * out of stock when added, gives it back when deleted and moves the difference when its
+ * quantity or product changes, through inventory's `moveRepairPartStock`, in the same
+ * transaction (under the ticket's lock, so edits of one ticket's lines never race; the stock
+ * update itself is atomic, so edits of other tickets or sales of the product never lose one).
+ * A part is taken once, here: the lines a repair_payment copies from the ticket carry no
+ * product, so completing it takes nothing again. Cancelling, deleting or paying for a ticket
+ * leaves its parts used; deleting the line gives them back.
  */
+import type { Transaction } from "kysely";
 import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
 import { formatMoney, parseMoney } from "../../domain/money.ts";
-import { type LineItemProduct, resolveLineItem } from "../../domain/repairs/line_items.ts";
+import {
+  type LineItemProduct,
+  type PartStock,
+  partStockMoves,
+  resolveLineItem,
+} from "../../domain/repairs/line_items.ts";
 import { ticketTotals } from "../../domain/repairs/ticket_money.ts";
 import type { Actor } from "../actor.ts";
-import type { Db } from "../db/database.ts";
+import type { Database, Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
+import { moveRepairPartStock } from "../inventory/stock.ts";
 import { findProductsForSale } from "../inventory/stock_repo.ts";
 import type { ListParams } from "../schemas.ts";
 import {
@@ -37,6 +53,26 @@ export async function productsOf(
 ): Promise<Map<string, LineItemProduct>> {
   const wanted = [...new Set(ids.filter((id): id is string => typeof id === "string"))];
   return new Map((await findProductsForSale(db, wanted)).map((p) => [p.id, p]));
+}
+
+/**
+ * Moves the stock of the ticket's parts as its lines go from `before` to `after` (see the
+ * file's comment); `actorId` null for the system.
+ */
+async function moveParts(
+  trx: Transaction<Database>,
+  ticketId: string,
+  actorId: string | null,
+  before: readonly PartStock[],
+  after: readonly PartStock[],
+  now: Date,
+): Promise<void> {
+  await moveRepairPartStock(
+    trx,
+    { repairTicketId: ticketId, actorId },
+    partStockMoves(before, after),
+    now,
+  );
 }
 
 /** Rewrites the ticket's totals from its lines (its row is locked by the caller). */
@@ -73,7 +109,7 @@ export async function getLineItem(
 
 export async function addLineItem(
   deps: AppDeps,
-  _actor: Actor,
+  actor: Actor,
   ticketId: string,
   input: CreateLineItemInput,
 ): Promise<LineItemJson> {
@@ -86,15 +122,20 @@ export async function addLineItem(
     );
     const now = deps.clock.now();
     const [item] = await insertLineItems(trx, ticketId, [{ ...line, id: deps.ids.uuid(), now }]);
+    await moveParts(trx, ticketId, actor.userId, [], [line], now);
     await saveTotalsOf(trx, ticketId, now);
     return item!;
   });
 }
 
-/** Copies a service template's default lines onto a new ticket (its row is being created). */
+/**
+ * Copies a service template's default lines onto a new ticket (its row is being created);
+ * their parts are taken from stock like any line added.
+ */
 export async function addTemplateLines(
   deps: Pick<AppDeps, "ids">,
-  trx: Db,
+  trx: Transaction<Database>,
+  actor: Actor,
   ticketId: string,
   lines: readonly TemplateLineItem[],
   now: Date,
@@ -122,12 +163,13 @@ export async function addTemplateLines(
       now: new Date(now.getTime() + i),
     })),
   );
+  await moveParts(trx, ticketId, actor.userId, [], resolved, now);
   await saveTotalsOf(trx, ticketId, now);
 }
 
 export async function changeLineItem(
   deps: AppDeps,
-  _actor: Actor,
+  actor: Actor,
   ticketId: string,
   id: string,
   input: UpdateLineItemInput,
@@ -150,6 +192,7 @@ export async function changeLineItem(
     const now = deps.clock.now();
     const updated = await updateLineItemRow(trx, ticketId, id, line, now);
     if (!updated) throw lineNotFound(ticketId, id);
+    await moveParts(trx, ticketId, actor.userId, [current], [line], now);
     await saveTotalsOf(trx, ticketId, now);
     return updated;
   });
@@ -157,13 +200,16 @@ export async function changeLineItem(
 
 export async function removeLineItem(
   deps: AppDeps,
-  _actor: Actor,
+  actor: Actor,
   ticketId: string,
   id: string,
 ): Promise<void> {
   await withTransaction(deps.db, async (trx) => {
     await requireLockedTicket(trx, ticketId);
-    if (!(await deleteLineItemRow(trx, ticketId, id))) throw lineNotFound(ticketId, id);
-    await saveTotalsOf(trx, ticketId, deps.clock.now());
+    const removed = await deleteLineItemRow(trx, ticketId, id);
+    if (!removed) throw lineNotFound(ticketId, id);
+    const now = deps.clock.now();
+    await moveParts(trx, ticketId, actor.userId, [removed], [], now);
+    await saveTotalsOf(trx, ticketId, now);
   });
 }

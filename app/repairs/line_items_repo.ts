@@ -7,7 +7,7 @@ import { formatMoney, parseMoney } from "../../domain/money.ts";
 import { lineAmountCents } from "../../domain/repairs/ticket_money.ts";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { isoString, touchedAny } from "../db/rows.ts";
+import { isoString } from "../db/rows.ts";
 import { containsText } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import type { RepairLineItemTable } from "./repairs_tables.ts";
@@ -123,9 +123,13 @@ export async function updateLineItemRow(
   return row && toLineItem(row);
 }
 
-export async function deleteLineItemRow(db: Db, ticketId: string, id: string): Promise<boolean> {
-  return touchedAny(
-    await db.deleteFrom("repair_line_items").where("id", "=", id).where("ticket_id", "=", ticketId)
-      .executeTakeFirst(),
-  );
+/** Deletes the line when it belongs to that ticket; the line deleted, else undefined. */
+export async function deleteLineItemRow(
+  db: Db,
+  ticketId: string,
+  id: string,
+): Promise<LineItemJson | undefined> {
+  const row = await db.deleteFrom("repair_line_items").where("id", "=", id)
+    .where("ticket_id", "=", ticketId).returningAll().executeTakeFirst();
+  return row && toLineItem(row);
 }

@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "../../tests/_helpers/assert.ts";
-import { InvalidReferenceError, ValidationError } from "../errors.ts";
-import { type LineItemProduct, resolveLineItem } from "./line_items.ts";
+import { BadInputError, InvalidReferenceError, ValidationError } from "../errors.ts";
+import { type LineItemProduct, partStockMoves, resolveLineItem } from "./line_items.ts";
 
 const STRINGS: LineItemProduct = {
   id: "p1",
@@ -55,4 +55,42 @@ Deno.test("resolveLineItem() refuses an unknown product and a free line without 
     ValidationError,
   ) as ValidationError;
   assertEquals(free.issues?.map((i) => i.path), ["description", "unitPrice"]);
+});
+
+Deno.test("resolveLineItem() refuses products tracked unit by unit (serialized, rental)", () => {
+  for (const type of ["serialized", "rental"]) {
+    const refused = assertThrows(
+      () => resolveLineItem({ kind: "part", quantity: 1, productId: "p1" }, { ...STRINGS, type }),
+      BadInputError,
+    ) as BadInputError;
+    assertEquals([refused.code, refused.issues?.map((i) => i.path)], [
+      "invalid_product_type",
+      ["productId"],
+    ]);
+  }
+  const repair = resolveLineItem({ kind: "labor", quantity: 1, productId: "p1" }, {
+    ...STRINGS,
+    type: "repair",
+  });
+  assertEquals(repair.productId, "p1");
+});
+
+Deno.test("partStockMoves() takes an added line, gives a deleted one back, moves a change's difference", () => {
+  const line = (productId: string | null, quantity: number) => ({ productId, quantity });
+  assertEquals(partStockMoves([], [line("a", 3)]), [{ productId: "a", delta: -3 }]);
+  assertEquals(partStockMoves([line("a", 3)], []), [{ productId: "a", delta: 3 }]);
+  assertEquals(partStockMoves([line("a", 3)], [line("a", 1)]), [{ productId: "a", delta: 2 }]);
+  assertEquals(partStockMoves([line("a", 1)], [line("a", 4)]), [{ productId: "a", delta: -3 }]);
+  assertEquals(partStockMoves([line("a", 2)], [line("b", 5)]), [
+    { productId: "a", delta: 2 },
+    { productId: "b", delta: -5 },
+  ]);
+  // Nothing moves for a line without a product, nor for a change that keeps product and count.
+  assertEquals(partStockMoves([line(null, 2)], [line(null, 9)]), []);
+  assertEquals(partStockMoves([line("a", 2)], [line("a", 2)]), []);
+  assertEquals(partStockMoves([line(null, 2)], [line("a", 2)]), [{ productId: "a", delta: -2 }]);
+  // Several lines added at once (a service template's): summed per product.
+  assertEquals(partStockMoves([], [line("a", 1), line(null, 1), line("a", 2)]), [
+    { productId: "a", delta: -3 },
+  ]);
 });
