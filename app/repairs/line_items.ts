@@ -8,9 +8,12 @@
  * quantity or product changes, through inventory's `moveRepairPartStock`, in the same
  * transaction (under the ticket's lock, so edits of one ticket's lines never race; the stock
  * update itself is atomic, so edits of other tickets or sales of the product never lose one).
- * A part is taken once, here: the lines a repair_payment copies from the ticket carry no
- * product, so completing it takes nothing again. Cancelling, deleting or paying for a ticket
- * leaves its parts used; deleting the line gives them back.
+ * The statement that writes a line records what it holds (`stock`), and moves go from what it
+ * held to what it holds (domain `partStockAfterEdit`): a line written before parts took stock
+ * holds nothing, so deleting it gives nothing back, and an edit of its quantity or product
+ * takes the new quantity in full. A part is taken once, here: the lines a repair_payment
+ * copies from the ticket carry no product, so completing it takes nothing again. Cancelling,
+ * deleting or paying for a ticket leaves its parts used; deleting the line gives them back.
  */
 import type { Transaction } from "kysely";
 import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
@@ -18,7 +21,9 @@ import { formatMoney, parseMoney } from "../../domain/money.ts";
 import {
   type LineItemProduct,
   type PartStock,
+  partStockAfterEdit,
   partStockMoves,
+  partStockOf,
   resolveLineItem,
 } from "../../domain/repairs/line_items.ts";
 import { ticketTotals } from "../../domain/repairs/ticket_money.ts";
@@ -56,8 +61,8 @@ export async function productsOf(
 }
 
 /**
- * Moves the stock of the ticket's parts as its lines go from `before` to `after` (see the
- * file's comment); `actorId` null for the system.
+ * Moves the stock of the ticket's parts as its lines go from holding `before` to holding
+ * `after` (see the file's comment); `actorId` null for the system.
  */
 async function moveParts(
   trx: Transaction<Database>,
@@ -102,9 +107,9 @@ export async function getLineItem(
   id: string,
 ): Promise<LineItemJson> {
   await requireTicket(deps.db, ticketId);
-  const item = await findLineItem(deps.db, ticketId, id);
-  if (!item) throw lineNotFound(ticketId, id);
-  return item;
+  const line = await findLineItem(deps.db, ticketId, id);
+  if (!line) throw lineNotFound(ticketId, id);
+  return line.item;
 }
 
 export async function addLineItem(
@@ -116,13 +121,14 @@ export async function addLineItem(
   return await withTransaction(deps.db, async (trx) => {
     await requireLockedTicket(trx, ticketId);
     const products = await productsOf(trx, [input.productId]);
-    const line = resolveLineItem(
-      input,
-      input.productId ? products.get(input.productId) : undefined,
-    );
+    const product = input.productId ? products.get(input.productId) : undefined;
+    const line = resolveLineItem(input, product);
+    const stock = partStockOf(line, product);
     const now = deps.clock.now();
-    const [item] = await insertLineItems(trx, ticketId, [{ ...line, id: deps.ids.uuid(), now }]);
-    await moveParts(trx, ticketId, actor.userId, [], [line], now);
+    const [item] = await insertLineItems(trx, ticketId, [
+      { ...line, stock, id: deps.ids.uuid(), now },
+    ]);
+    await moveParts(trx, ticketId, actor.userId, [], [stock], now);
     await saveTotalsOf(trx, ticketId, now);
     return item!;
   });
@@ -151,7 +157,9 @@ export async function addTemplateLines(
           "longer exists: fix the template first",
       );
     }
-    return resolveLineItem(line, product, `serviceTemplate.defaultLineItems[${i}]`);
+    const path = `serviceTemplate.defaultLineItems[${i}]`;
+    const resolved = resolveLineItem(line, product, { path });
+    return { ...resolved, stock: partStockOf(resolved, product) };
   });
   // Line i is created at now + i ms, so the template's order stays the ticket's order.
   await insertLineItems(
@@ -163,7 +171,7 @@ export async function addTemplateLines(
       now: new Date(now.getTime() + i),
     })),
   );
-  await moveParts(trx, ticketId, actor.userId, [], resolved, now);
+  await moveParts(trx, ticketId, actor.userId, [], resolved.map((line) => line.stock), now);
   await saveTotalsOf(trx, ticketId, now);
 }
 
@@ -176,23 +184,31 @@ export async function changeLineItem(
 ): Promise<LineItemJson> {
   return await withTransaction(deps.db, async (trx) => {
     await requireLockedTicket(trx, ticketId);
-    const current = await findLineItem(trx, ticketId, id);
-    if (!current) throw lineNotFound(ticketId, id);
+    const found = await findLineItem(trx, ticketId, id);
+    if (!found) throw lineNotFound(ticketId, id);
+    const current = found.item;
     const productId = input.productId === undefined ? current.productId : input.productId;
     const productChanged = productId !== current.productId;
     const products = await productsOf(trx, [productId]);
-    const line = resolveLineItem({
-      kind: input.kind ?? current.kind,
-      quantity: input.quantity ?? current.quantity,
-      // A new product brings its own name and price unless they are given too.
-      description: input.description ?? (productChanged && productId ? null : current.description),
-      unitPrice: input.unitPrice ?? (productChanged && productId ? null : current.unitPrice),
-      productId,
-    }, productId ? products.get(productId) : undefined);
+    const product = productId ? products.get(productId) : undefined;
+    const line = resolveLineItem(
+      {
+        kind: input.kind ?? current.kind,
+        quantity: input.quantity ?? current.quantity,
+        // A new product brings its own name and price unless they are given too.
+        description: input.description ??
+          (productChanged && productId ? null : current.description),
+        unitPrice: input.unitPrice ?? (productChanged && productId ? null : current.unitPrice),
+        productId,
+      },
+      product,
+      { kept: current.productId },
+    );
+    const stock = partStockAfterEdit({ ...current, stock: found.stock }, line, product);
     const now = deps.clock.now();
-    const updated = await updateLineItemRow(trx, ticketId, id, line, now);
+    const updated = await updateLineItemRow(trx, ticketId, id, { ...line, stock }, now);
     if (!updated) throw lineNotFound(ticketId, id);
-    await moveParts(trx, ticketId, actor.userId, [current], [line], now);
+    await moveParts(trx, ticketId, actor.userId, [found.stock], [stock], now);
     await saveTotalsOf(trx, ticketId, now);
     return updated;
   });
@@ -209,7 +225,7 @@ export async function removeLineItem(
     const removed = await deleteLineItemRow(trx, ticketId, id);
     if (!removed) throw lineNotFound(ticketId, id);
     const now = deps.clock.now();
-    await moveParts(trx, ticketId, actor.userId, [removed], [], now);
+    await moveParts(trx, ticketId, actor.userId, [removed.stock], [], now);
     await saveTotalsOf(trx, ticketId, now);
   });
 }

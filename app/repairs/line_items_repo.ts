@@ -1,9 +1,12 @@
 /**
  * SQL of repair line items. Every change runs while the caller holds the ticket's row lock
- * (`lockTicket`), and rewrites the ticket's totals in the same transaction.
+ * (`lockTicket`), and rewrites the ticket's totals in the same transaction. A line's `stock`
+ * (what it holds from stock, API §22 "Repair parts") is written by the statement that adds
+ * or changes it and never leaves this feature: it is not on the wire.
  */
 import type { Selectable } from "kysely";
 import { formatMoney, parseMoney } from "../../domain/money.ts";
+import type { PartStock } from "../../domain/repairs/line_items.ts";
 import { lineAmountCents } from "../../domain/repairs/ticket_money.ts";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
@@ -36,6 +39,19 @@ function toLineItem(row: LineItemRow): LineItemJson {
   };
 }
 
+/** A line with what it holds from stock. */
+export interface HeldLineItem {
+  item: LineItemJson;
+  stock: PartStock;
+}
+
+function toHeldLineItem(row: LineItemRow): HeldLineItem {
+  return {
+    item: toLineItem(row),
+    stock: { productId: row.stock_product_id, quantity: Number(row.stock_quantity) },
+  };
+}
+
 /** Every line of a ticket, in the order they were added. */
 export async function listAllLineItems(db: Db, ticketId: string): Promise<LineItemJson[]> {
   const rows = await db.selectFrom("repair_line_items").selectAll().where(
@@ -63,15 +79,15 @@ export function listLineItems(
   });
 }
 
-/** The line, when it belongs to that ticket. */
+/** The line and what it holds, when it belongs to that ticket. */
 export async function findLineItem(
   db: Db,
   ticketId: string,
   id: string,
-): Promise<LineItemJson | undefined> {
+): Promise<HeldLineItem | undefined> {
   const row = await db.selectFrom("repair_line_items").selectAll().where("id", "=", id)
     .where("ticket_id", "=", ticketId).executeTakeFirst();
-  return row && toLineItem(row);
+  return row && toHeldLineItem(row);
 }
 
 export interface LineItemValues {
@@ -81,6 +97,8 @@ export interface LineItemValues {
   unitPrice: string;
   productId: string | null;
   isInternal: boolean;
+  /** What the line holds from stock once written. */
+  stock: PartStock;
 }
 
 export async function insertLineItems(
@@ -98,6 +116,8 @@ export async function insertLineItems(
     unit_price: item.unitPrice,
     product_id: item.productId,
     is_internal: item.isInternal,
+    stock_product_id: item.stock.productId,
+    stock_quantity: item.stock.quantity,
     created_at: item.now,
     updated_at: item.now,
   }))).returningAll().execute();
@@ -118,18 +138,23 @@ export async function updateLineItemRow(
     unit_price: values.unitPrice,
     product_id: values.productId,
     is_internal: values.isInternal,
+    stock_product_id: values.stock.productId,
+    stock_quantity: values.stock.quantity,
     updated_at: now,
   }).where("id", "=", id).where("ticket_id", "=", ticketId).returningAll().executeTakeFirst();
   return row && toLineItem(row);
 }
 
-/** Deletes the line when it belongs to that ticket; the line deleted, else undefined. */
+/**
+ * Deletes the line when it belongs to that ticket; the line deleted and what it held, else
+ * undefined.
+ */
 export async function deleteLineItemRow(
   db: Db,
   ticketId: string,
   id: string,
-): Promise<LineItemJson | undefined> {
+): Promise<HeldLineItem | undefined> {
   const row = await db.deleteFrom("repair_line_items").where("id", "=", id)
     .where("ticket_id", "=", ticketId).returningAll().executeTakeFirst();
-  return row && toLineItem(row);
+  return row && toHeldLineItem(row);
 }

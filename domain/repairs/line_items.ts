@@ -7,8 +7,13 @@
  *
  * Repair parts take stock (API §22 "Repair parts"): a line naming a product takes its quantity
  * out of stock when added, gives it back when deleted and moves the difference when its
- * quantity or product changes ({@link partStockMoves}). Products tracked unit by unit
- * (serialized, rental) cannot be named: a unit is not taken this way (it is sold at the POS).
+ * quantity or product changes. A line records what it holds ({@link PartStock}), and every
+ * move goes from what it holds to what it holds next ({@link partStockMoves}), never from
+ * its product and quantity: a line added before parts took stock holds nothing, so deleting
+ * it gives nothing back ({@link partStockAfterEdit} says what an edit makes it hold).
+ * Products tracked unit by unit (serialized, rental) cannot be named: a unit is not taken
+ * this way (it is sold at the POS); an older line naming one keeps it through an edit and
+ * holds nothing.
  */
 import { BadInputError, InvalidReferenceError, ValidationError } from "../errors.ts";
 import { carriesUnits, type ProductType } from "../inventory/products.ts";
@@ -39,17 +44,27 @@ export interface ResolvedLineItem {
   isInternal: boolean;
 }
 
+export interface ResolveOptions {
+  /** Where the line sits in the request body (`items[0]`), for the paths of errors. */
+  path?: string;
+  /**
+   * The product the line names already (an edit): keeping it is never refused, as a line
+   * added before repair parts took stock may name a serialized or rental product.
+   */
+  kept?: string | null;
+}
+
 /** Fills in the product's defaults and `isInternal`; `product` is the one `productId` names. */
 export function resolveLineItem(
   input: LineItemInput,
   product: LineItemProduct | undefined,
-  path = "",
+  { path = "", kept = null }: ResolveOptions = {},
 ): ResolvedLineItem {
   const at = (field: string) => (path ? `${path}.${field}` : field);
   if (input.productId && !product) {
     throw new InvalidReferenceError(at("productId"), `Product "${input.productId}" does not exist`);
   }
-  if (product && carriesUnits(product.type as ProductType)) {
+  if (product && product.id !== kept && carriesUnits(product.type as ProductType)) {
     const message = `Product "${product.id}" is ${product.type}: its units are not taken by a ` +
       "repair line; sell the unit at the POS (an item of the repair payment with its unitId)";
     throw new BadInputError("invalid_product_type", message, [{ path: at("productId"), message }]);
@@ -75,18 +90,56 @@ export function resolveLineItem(
   };
 }
 
-/** What a line takes from stock: `quantity` of its product (nothing without a product). */
+/**
+ * What a line holds from stock: `quantity` of `productId` taken out of the product's count
+ * (nothing: `NO_PART_STOCK`).
+ */
 export interface PartStock {
   productId: string | null;
   quantity: number;
 }
 
+export const NO_PART_STOCK: PartStock = Object.freeze({ productId: null, quantity: 0 });
+
 /**
- * The stock moves of a ticket's lines going from `before` to `after` (a line added: none
- * before; deleted: none after; changed: the old line and the new one): what `before` took
- * comes back (+), what `after` takes goes out (−), summed per product, so a quantity change
- * moves the difference and a product change gives the old product back and takes the new
- * one. Products that do not move (Δ 0) are left out, in the order they first appear.
+ * What a line naming `product` (the product its `productId` names) takes when it takes
+ * stock: its quantity of a counted product; nothing without a product or for one tracked
+ * unit by unit.
+ */
+export function partStockOf(
+  line: { quantity: number },
+  product: { id: string; type: string } | undefined,
+): PartStock {
+  if (!product || carriesUnits(product.type as ProductType)) return NO_PART_STOCK;
+  return { productId: product.id, quantity: line.quantity };
+}
+
+/**
+ * What a line holds after an edit from `current` (holding `current.stock`) to `next`: an
+ * edit that changes neither its product nor its quantity keeps what it holds (nothing moves,
+ * whatever the other fields do); one that changes either takes the new quantity of the new
+ * product as if the line were added now ({@link partStockOf}), having given back what it
+ * held. So a line from before repair parts took stock (holding nothing) takes its full new
+ * quantity when its quantity or product first changes.
+ */
+export function partStockAfterEdit(
+  current: { productId: string | null; quantity: number; stock: PartStock },
+  next: { productId: string | null; quantity: number },
+  product: { id: string; type: string } | undefined,
+): PartStock {
+  if (next.productId === current.productId && next.quantity === current.quantity) {
+    return current.stock;
+  }
+  return partStockOf(next, product);
+}
+
+/**
+ * The stock moves of a ticket's lines going from holding `before` to holding `after` (a line
+ * added: none before; deleted: none after; changed: what it held and what it holds next):
+ * what `before` held comes back (+), what `after` holds goes out (−), summed per product, so
+ * a quantity change moves the difference and a product change gives the old product back and
+ * takes the new one. Products that do not move (Δ 0) are left out, in the order they first
+ * appear.
  */
 export function partStockMoves(
   before: readonly PartStock[],

@@ -31,8 +31,10 @@ const RULES = "A line is labor or part; it may name a product (parts and consuma
   "count). A part is taken once: the repair_payment lines the POS copies from the ticket " +
   "name no product, so completing the payment takes nothing again. Cancelling, deleting or " +
   "paying for the ticket leaves its parts used; deleting the line (allowed in any status) " +
-  "gives them back. A serialized or rental product (tracked unit by unit: units are sold at " +
-  "the POS, never taken by a ticket line) → 400 `invalid_product_type`.";
+  "gives them back. A line gives back only what it took: a line added before parts took " +
+  "stock (an older shop's ticket) took nothing, so deleting it gives nothing back. A " +
+  "serialized or rental product (tracked unit by unit: units are sold at the POS, never " +
+  "taken by a ticket line) → 400 `invalid_product_type`.";
 
 export function lineItemRoutes(deps: AppDeps): ApiRouter {
   return new ApiRouter(deps, "/repair-tickets", "Repairs")
@@ -79,7 +81,13 @@ export function lineItemRoutes(deps: AppDeps): ApiRouter {
         path: "/:id/line-items/:itemId",
         summary: "Change a line item",
         description: RULES + " Naming another product takes its name and price unless they " +
-          "are given too; `productId: null` unlinks the product.",
+          "are given too; `productId: null` unlinks the product. Stock moves only when the " +
+          "quantity or the product changes (other fields move none). A line added before " +
+          "parts took stock holds none: the first change of its quantity or product takes " +
+          "the new quantity of its product in full, as if the line were added now (from then " +
+          "on it behaves as any line); keeping its product, even a serialized or rental one, " +
+          "is never refused (such a line holds no stock and moves none), only naming one " +
+          "anew → 400 `invalid_product_type`.",
         access: "repairs.edit",
         params: lineItemParams,
         body: updateLineItemBody,
