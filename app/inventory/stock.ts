@@ -1,13 +1,14 @@
 /**
- * Stock use cases for other features (POS sales, voids and refunds; stock receipts). All run
- * inside the caller's transaction and take `now` from the caller (its `deps.clock`). The SQL
- * and the lock strengths are in `stock_repo.ts`.
+ * Stock use cases for other features (POS sales, voids and refunds; stock receipts; repair
+ * parts). All run inside the caller's transaction and take `now` from the caller (its
+ * `deps.clock`). The SQL and the lock strengths are in `stock_repo.ts`.
  */
 import type { Transaction } from "kysely";
 import { NotFoundError } from "../../domain/errors.ts";
+import { carriesUnits } from "../../domain/inventory/products.ts";
 import type { Database } from "../db/database.ts";
 import { type UnitChangeBy, type UnitRecord, updateUnit } from "./units_repo.ts";
-import { applyStockDeltas, type StockDelta } from "./stock_repo.ts";
+import { applyStockDeltas, findProductTypes, type StockDelta } from "./stock_repo.ts";
 import { assertUnitLookups } from "./units.ts";
 
 /**
@@ -43,6 +44,42 @@ export async function adjustStockOfProducts(
   now: Date,
 ): Promise<void> {
   await applyStockDeltas(trx, deltas, now);
+}
+
+/** Why repair parts move: the ticket whose lines changed, and who changed them. */
+export interface RepairPartCause {
+  repairTicketId: string;
+  actorId: string | null;
+}
+
+/**
+ * Repair parts (API §22 "Repair parts", kind `repair_part`): the stock a repair ticket's lines
+ * take (negative `delta`) or give back (positive), applied atomically in the caller's
+ * transaction (the ticket's), in product id order like every stock update (may go below
+ * zero: a repair is never blocked by a wrong count). Products tracked unit by unit
+ * (serialized, rental) are left alone: their units are not taken this way. The one place
+ * stock changes for this cause: its stock movement (ref `{ repairTicketId }`, by `actorId`)
+ * belongs here.
+ */
+export async function moveRepairPartStock(
+  trx: Transaction<Database>,
+  cause: RepairPartCause,
+  deltas: readonly StockDelta[],
+  now: Date,
+): Promise<void> {
+  const moving = deltas.filter((d) => d.delta !== 0);
+  if (moving.length === 0) return;
+  for (const { delta } of moving) {
+    if (!Number.isInteger(delta)) {
+      throw new Error(`Repair part stock delta must be an integer (${cause.repairTicketId})`);
+    }
+  }
+  const types = await findProductTypes(trx, [...new Set(moving.map((d) => d.productId))]);
+  const counted = moving.filter((d) => {
+    const type = types.get(d.productId);
+    return type !== undefined && !carriesUnits(type);
+  });
+  await applyStockDeltas(trx, counted, now);
 }
 
 export type { UnitChangeBy } from "./units_repo.ts";

@@ -47,6 +47,20 @@ export async function findProductsForSale(
   }));
 }
 
+/**
+ * The type of each product of `ids` that exists, soft-deleted ones included (stock a line
+ * took from a product deleted since still goes back to it).
+ */
+export async function findProductTypes(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, ProductType>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom("products").select(["id", "type"]).where("id", "in", ids)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.type]));
+}
+
 export interface UnitForSale {
   id: string;
   productId: string;

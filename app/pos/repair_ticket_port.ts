@@ -8,7 +8,11 @@
 import type { Transaction } from "kysely";
 import type { Database, Db } from "../db/database.ts";
 
-/** A line of a repair_payment taken from its ticket (labor taxed as service, parts as goods). */
+/**
+ * A line of a repair_payment taken from its ticket (labor taxed as service, parts as goods).
+ * It names no product on purpose: a ticket's parts left stock when they were added to the
+ * ticket (API §22 "Repair parts"), so completing the payment must not take them again.
+ */
 export interface RepairPaymentLine {
   kind: "labor" | "part";
   description: string;

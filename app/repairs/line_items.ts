@@ -2,15 +2,36 @@
  * Use cases of a ticket's line items (API §9): each change locks the ticket, checks that the
  * line belongs to it (a line under another ticket's path → 404, left alone), and rewrites the
  * ticket's `customerTotal`/`internalCost` from its lines in the same transaction.
+ *
+ * Repair parts take stock (API §22 "Repair parts"): a line naming a product takes its quantity
+ * out of stock when added, gives it back when deleted and moves the difference when its
+ * quantity or product changes, through inventory's `moveRepairPartStock`, in the same
+ * transaction (under the ticket's lock, so edits of one ticket's lines never race; the stock
+ * update itself is atomic, so edits of other tickets or sales of the product never lose one).
+ * The statement that writes a line records what it holds (`stock`), and moves go from what it
+ * held to what it holds (domain `partStockAfterEdit`): a line written before parts took stock
+ * holds nothing, so deleting it gives nothing back, and an edit of its quantity or product
+ * takes the new quantity in full. A part is taken once, here: the lines a repair_payment
+ * copies from the ticket carry no product, so completing it takes nothing again. Cancelling,
+ * deleting or paying for a ticket leaves its parts used; deleting the line gives them back.
  */
+import type { Transaction } from "kysely";
 import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
 import { formatMoney, parseMoney } from "../../domain/money.ts";
-import { type LineItemProduct, resolveLineItem } from "../../domain/repairs/line_items.ts";
+import {
+  type LineItemProduct,
+  type PartStock,
+  partStockAfterEdit,
+  partStockMoves,
+  partStockOf,
+  resolveLineItem,
+} from "../../domain/repairs/line_items.ts";
 import { ticketTotals } from "../../domain/repairs/ticket_money.ts";
 import type { Actor } from "../actor.ts";
-import type { Db } from "../db/database.ts";
+import type { Database, Db } from "../db/database.ts";
 import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
+import { moveRepairPartStock } from "../inventory/stock.ts";
 import { findProductsForSale } from "../inventory/stock_repo.ts";
 import type { ListParams } from "../schemas.ts";
 import {
@@ -37,6 +58,26 @@ export async function productsOf(
 ): Promise<Map<string, LineItemProduct>> {
   const wanted = [...new Set(ids.filter((id): id is string => typeof id === "string"))];
   return new Map((await findProductsForSale(db, wanted)).map((p) => [p.id, p]));
+}
+
+/**
+ * Moves the stock of the ticket's parts as its lines go from holding `before` to holding
+ * `after` (see the file's comment); `actorId` null for the system.
+ */
+async function moveParts(
+  trx: Transaction<Database>,
+  ticketId: string,
+  actorId: string | null,
+  before: readonly PartStock[],
+  after: readonly PartStock[],
+  now: Date,
+): Promise<void> {
+  await moveRepairPartStock(
+    trx,
+    { repairTicketId: ticketId, actorId },
+    partStockMoves(before, after),
+    now,
+  );
 }
 
 /** Rewrites the ticket's totals from its lines (its row is locked by the caller). */
@@ -66,35 +107,41 @@ export async function getLineItem(
   id: string,
 ): Promise<LineItemJson> {
   await requireTicket(deps.db, ticketId);
-  const item = await findLineItem(deps.db, ticketId, id);
-  if (!item) throw lineNotFound(ticketId, id);
-  return item;
+  const line = await findLineItem(deps.db, ticketId, id);
+  if (!line) throw lineNotFound(ticketId, id);
+  return line.item;
 }
 
 export async function addLineItem(
   deps: AppDeps,
-  _actor: Actor,
+  actor: Actor,
   ticketId: string,
   input: CreateLineItemInput,
 ): Promise<LineItemJson> {
   return await withTransaction(deps.db, async (trx) => {
     await requireLockedTicket(trx, ticketId);
     const products = await productsOf(trx, [input.productId]);
-    const line = resolveLineItem(
-      input,
-      input.productId ? products.get(input.productId) : undefined,
-    );
+    const product = input.productId ? products.get(input.productId) : undefined;
+    const line = resolveLineItem(input, product);
+    const stock = partStockOf(line, product);
     const now = deps.clock.now();
-    const [item] = await insertLineItems(trx, ticketId, [{ ...line, id: deps.ids.uuid(), now }]);
+    const [item] = await insertLineItems(trx, ticketId, [
+      { ...line, stock, id: deps.ids.uuid(), now },
+    ]);
+    await moveParts(trx, ticketId, actor.userId, [], [stock], now);
     await saveTotalsOf(trx, ticketId, now);
     return item!;
   });
 }
 
-/** Copies a service template's default lines onto a new ticket (its row is being created). */
+/**
+ * Copies a service template's default lines onto a new ticket (its row is being created);
+ * their parts are taken from stock like any line added.
+ */
 export async function addTemplateLines(
   deps: Pick<AppDeps, "ids">,
-  trx: Db,
+  trx: Transaction<Database>,
+  actor: Actor,
   ticketId: string,
   lines: readonly TemplateLineItem[],
   now: Date,
@@ -110,7 +157,9 @@ export async function addTemplateLines(
           "longer exists: fix the template first",
       );
     }
-    return resolveLineItem(line, product, `serviceTemplate.defaultLineItems[${i}]`);
+    const path = `serviceTemplate.defaultLineItems[${i}]`;
+    const resolved = resolveLineItem(line, product, { path });
+    return { ...resolved, stock: partStockOf(resolved, product) };
   });
   // Line i is created at now + i ms, so the template's order stays the ticket's order.
   await insertLineItems(
@@ -122,34 +171,44 @@ export async function addTemplateLines(
       now: new Date(now.getTime() + i),
     })),
   );
+  await moveParts(trx, ticketId, actor.userId, [], resolved.map((line) => line.stock), now);
   await saveTotalsOf(trx, ticketId, now);
 }
 
 export async function changeLineItem(
   deps: AppDeps,
-  _actor: Actor,
+  actor: Actor,
   ticketId: string,
   id: string,
   input: UpdateLineItemInput,
 ): Promise<LineItemJson> {
   return await withTransaction(deps.db, async (trx) => {
     await requireLockedTicket(trx, ticketId);
-    const current = await findLineItem(trx, ticketId, id);
-    if (!current) throw lineNotFound(ticketId, id);
+    const found = await findLineItem(trx, ticketId, id);
+    if (!found) throw lineNotFound(ticketId, id);
+    const current = found.item;
     const productId = input.productId === undefined ? current.productId : input.productId;
     const productChanged = productId !== current.productId;
     const products = await productsOf(trx, [productId]);
-    const line = resolveLineItem({
-      kind: input.kind ?? current.kind,
-      quantity: input.quantity ?? current.quantity,
-      // A new product brings its own name and price unless they are given too.
-      description: input.description ?? (productChanged && productId ? null : current.description),
-      unitPrice: input.unitPrice ?? (productChanged && productId ? null : current.unitPrice),
-      productId,
-    }, productId ? products.get(productId) : undefined);
+    const product = productId ? products.get(productId) : undefined;
+    const line = resolveLineItem(
+      {
+        kind: input.kind ?? current.kind,
+        quantity: input.quantity ?? current.quantity,
+        // A new product brings its own name and price unless they are given too.
+        description: input.description ??
+          (productChanged && productId ? null : current.description),
+        unitPrice: input.unitPrice ?? (productChanged && productId ? null : current.unitPrice),
+        productId,
+      },
+      product,
+      { kept: current.productId },
+    );
+    const stock = partStockAfterEdit({ ...current, stock: found.stock }, line, product);
     const now = deps.clock.now();
-    const updated = await updateLineItemRow(trx, ticketId, id, line, now);
+    const updated = await updateLineItemRow(trx, ticketId, id, { ...line, stock }, now);
     if (!updated) throw lineNotFound(ticketId, id);
+    await moveParts(trx, ticketId, actor.userId, [found.stock], [stock], now);
     await saveTotalsOf(trx, ticketId, now);
     return updated;
   });
@@ -157,13 +216,16 @@ export async function changeLineItem(
 
 export async function removeLineItem(
   deps: AppDeps,
-  _actor: Actor,
+  actor: Actor,
   ticketId: string,
   id: string,
 ): Promise<void> {
   await withTransaction(deps.db, async (trx) => {
     await requireLockedTicket(trx, ticketId);
-    if (!(await deleteLineItemRow(trx, ticketId, id))) throw lineNotFound(ticketId, id);
-    await saveTotalsOf(trx, ticketId, deps.clock.now());
+    const removed = await deleteLineItemRow(trx, ticketId, id);
+    if (!removed) throw lineNotFound(ticketId, id);
+    const now = deps.clock.now();
+    await moveParts(trx, ticketId, actor.userId, [removed.stock], [], now);
+    await saveTotalsOf(trx, ticketId, now);
   });
 }

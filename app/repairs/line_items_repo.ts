@@ -1,13 +1,16 @@
 /**
  * SQL of repair line items. Every change runs while the caller holds the ticket's row lock
- * (`lockTicket`), and rewrites the ticket's totals in the same transaction.
+ * (`lockTicket`), and rewrites the ticket's totals in the same transaction. A line's `stock`
+ * (what it holds from stock, API §22 "Repair parts") is written by the statement that adds
+ * or changes it and never leaves this feature: it is not on the wire.
  */
 import type { Selectable } from "kysely";
 import { formatMoney, parseMoney } from "../../domain/money.ts";
+import type { PartStock } from "../../domain/repairs/line_items.ts";
 import { lineAmountCents } from "../../domain/repairs/ticket_money.ts";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
-import { isoString, touchedAny } from "../db/rows.ts";
+import { isoString } from "../db/rows.ts";
 import { containsText } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 import type { RepairLineItemTable } from "./repairs_tables.ts";
@@ -33,6 +36,19 @@ function toLineItem(row: LineItemRow): LineItemJson {
     isInternal: row.is_internal,
     createdAt: isoString(row.created_at),
     updatedAt: isoString(row.updated_at),
+  };
+}
+
+/** A line with what it holds from stock. */
+export interface HeldLineItem {
+  item: LineItemJson;
+  stock: PartStock;
+}
+
+function toHeldLineItem(row: LineItemRow): HeldLineItem {
+  return {
+    item: toLineItem(row),
+    stock: { productId: row.stock_product_id, quantity: Number(row.stock_quantity) },
   };
 }
 
@@ -63,15 +79,15 @@ export function listLineItems(
   });
 }
 
-/** The line, when it belongs to that ticket. */
+/** The line and what it holds, when it belongs to that ticket. */
 export async function findLineItem(
   db: Db,
   ticketId: string,
   id: string,
-): Promise<LineItemJson | undefined> {
+): Promise<HeldLineItem | undefined> {
   const row = await db.selectFrom("repair_line_items").selectAll().where("id", "=", id)
     .where("ticket_id", "=", ticketId).executeTakeFirst();
-  return row && toLineItem(row);
+  return row && toHeldLineItem(row);
 }
 
 export interface LineItemValues {
@@ -81,6 +97,8 @@ export interface LineItemValues {
   unitPrice: string;
   productId: string | null;
   isInternal: boolean;
+  /** What the line holds from stock once written. */
+  stock: PartStock;
 }
 
 export async function insertLineItems(
@@ -98,6 +116,8 @@ export async function insertLineItems(
     unit_price: item.unitPrice,
     product_id: item.productId,
     is_internal: item.isInternal,
+    stock_product_id: item.stock.productId,
+    stock_quantity: item.stock.quantity,
     created_at: item.now,
     updated_at: item.now,
   }))).returningAll().execute();
@@ -118,14 +138,23 @@ export async function updateLineItemRow(
     unit_price: values.unitPrice,
     product_id: values.productId,
     is_internal: values.isInternal,
+    stock_product_id: values.stock.productId,
+    stock_quantity: values.stock.quantity,
     updated_at: now,
   }).where("id", "=", id).where("ticket_id", "=", ticketId).returningAll().executeTakeFirst();
   return row && toLineItem(row);
 }
 
-export async function deleteLineItemRow(db: Db, ticketId: string, id: string): Promise<boolean> {
-  return touchedAny(
-    await db.deleteFrom("repair_line_items").where("id", "=", id).where("ticket_id", "=", ticketId)
-      .executeTakeFirst(),
-  );
+/**
+ * Deletes the line when it belongs to that ticket; the line deleted and what it held, else
+ * undefined.
+ */
+export async function deleteLineItemRow(
+  db: Db,
+  ticketId: string,
+  id: string,
+): Promise<HeldLineItem | undefined> {
+  const row = await db.deleteFrom("repair_line_items").where("id", "=", id)
+    .where("ticket_id", "=", ticketId).returningAll().executeTakeFirst();
+  return row && toHeldLineItem(row);
 }

@@ -107,6 +107,12 @@ export interface RepairLineItemTable {
   is_internal: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /**
+   * What the line holds from stock (migration 20261204_130000_add_repair_line_stock): null and
+   * 0 for none, as every line written before repair parts took stock.
+   */
+  stock_product_id: string | null;
+  stock_quantity: Generated<number>;
 }
 
 export interface RepairNoteTable {

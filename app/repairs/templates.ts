@@ -40,7 +40,7 @@ async function checkedLines(
     resolveLineItem(
       line,
       line.productId ? products.get(line.productId) : undefined,
-      `defaultLineItems[${i}]`,
+      { path: `defaultLineItems[${i}]` },
     );
     return {
       kind: line.kind,

@@ -136,7 +136,7 @@ export async function createTicket(
       createdBy: actor.userId,
       now,
     });
-    if (template) await addTemplateLines(deps, trx, id, template.defaultLineItems, now);
+    if (template) await addTemplateLines(deps, trx, actor, id, template.defaultLineItems, now);
     await audit(deps, trx, actor, {
       action: "repair_ticket.created",
       entityType: "repair_ticket",

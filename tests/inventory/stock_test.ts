@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp } from "../_helpers/test_app.ts";
 import { withTransaction } from "../../app/db/transaction.ts";
-import { adjustStock, setUnitStatus } from "../../app/inventory/stock.ts";
+import { adjustStock, moveRepairPartStock, setUnitStatus } from "../../app/inventory/stock.ts";
 import { InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
 import { inventorySuite, type InventoryUsers, makeProduct, makeSupplier } from "./_fixtures.ts";
 
@@ -221,6 +221,33 @@ Deno.test("adjustStock() increments and decrements atomically and may go below z
     error = e;
   }
   assert(error instanceof NotFoundError);
+});
+
+Deno.test("moveRepairPartStock() moves counted products (deleted ones too), never unit-carrying ones", async () => {
+  const standard = await makeProduct(t, u.editor.token);
+  const consumable = await makeProduct(t, u.editor.token, { type: "consumable" });
+  const serialized = await makeProduct(t, u.editor.token, { type: "serialized" });
+  const rental = await makeProduct(t, u.editor.token, { type: "rental" });
+  const gone = await makeProduct(t, u.editor.token);
+  const removed = await api(t.app, "DELETE", `/v1/products/${gone.id}`, { token: u.admin.token });
+  assertEquals(removed.status, 204);
+  const cause = { repairTicketId: crypto.randomUUID(), actorId: null };
+  await withTransaction(t.deps.db, (trx) =>
+    moveRepairPartStock(trx, cause, [
+      { productId: standard.id, delta: -3 },
+      { productId: consumable.id, delta: -2 },
+      { productId: serialized.id, delta: -1 },
+      { productId: rental.id, delta: 4 },
+      { productId: gone.id, delta: 5 },
+      { productId: standard.id, delta: 0 },
+    ], t.deps.clock.now()));
+  assertEquals(
+    await Promise.all([standard, consumable, serialized, rental].map((p) => qty(p.id))),
+    [-3, -2, 0, 0],
+  );
+  const deleted = await t.deps.db.selectFrom("products").select("qty_on_hand")
+    .where("id", "=", gone.id).executeTakeFirstOrThrow();
+  assertEquals(Number(deleted.qty_on_hand), 5);
 });
 
 Deno.test("setUnitStatus() sets a known status and refuses an unknown one", async () => {

@@ -91,7 +91,10 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         "`invalid_reference`, cancelled → 409 `invalid_transition`) and without `items` gets " +
         "its ticket's customer-facing line items (labor taxed as service, parts as goods) while " +
         "nothing is paid on the ticket, else one line `Balance due, repair R-…` of its " +
-        "`balanceDue` (none when nothing is due). " + PRICE_BELOW_CATALOGUE +
+        "`balanceDue` (none when nothing is due). Lines copied from the ticket name no " +
+        "product: its parts left stock when they were added to the ticket, so completing the " +
+        "payment takes nothing again (items given with a `productId` are sold from stock like " +
+        "any sale's). " + PRICE_BELOW_CATALOGUE +
         " Supports `Idempotency-Key`.",
       access: "pos.edit",
       idempotent: true,

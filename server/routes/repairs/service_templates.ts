@@ -20,7 +20,9 @@ import { noContent } from "./_shared.ts";
 const LINES = "`defaultLineItems` are copied onto a ticket created with `serviceTemplateId`: " +
   "each `{ kind: labor|part, description?, quantity, unitPrice?, productId? }` names an " +
   "existing product (else 400 `invalid_reference`) or gives its description and unit price; " +
-  "a product's name and price are taken when the ticket is created.";
+  "a product's name and price are taken when the ticket is created, and its quantity out of " +
+  "stock (as any line added to a ticket). A serialized or rental product (tracked unit by " +
+  "unit) → 400 `invalid_product_type`.";
 
 const templateResponse = { 200: { description: "The template", schema: templateSchema } };
 
@@ -46,7 +48,7 @@ export function serviceTemplateRoutes(deps: AppDeps): ApiRouter {
       access: "repairs.edit",
       body: createTemplateBody,
       responses: { 201: { description: "The template", schema: templateSchema } },
-      errors: { 400: ["invalid_reference"] },
+      errors: { 400: ["invalid_reference", "invalid_product_type"] },
     }, async (c, { body, actor }) => c.json(await createTemplate(deps, actor, body), 201))
     .route({
       method: "get",
@@ -66,7 +68,7 @@ export function serviceTemplateRoutes(deps: AppDeps): ApiRouter {
         params: idParams,
         body: updateTemplateBody,
         responses: templateResponse,
-        errors: { 400: ["invalid_reference"] },
+        errors: { 400: ["invalid_reference", "invalid_product_type"] },
       },
       async (c, { params, body, actor }) =>
         c.json(await updateTemplate(deps, actor, params.id, body)),

@@ -84,12 +84,14 @@ export function ticketRoutes(deps: AppDeps): ApiRouter {
       description: "Status `new`; `ticketNumber` (R-000123) is assigned from a sequence. " +
         "`memberId` must be a member of the account; `batchId` joins a draft batch (else 409 " +
         "`invalid_transition`); `serviceTemplateId` copies the template's default line items " +
-        "(a line naming a product that no longer exists → 400). Unknown account, member, " +
+        "(a line naming a product that no longer exists → 400 `invalid_reference`, a " +
+        "serialized or rental one → 400 `invalid_product_type`), whose parts are taken out of " +
+        "stock as any line added. Unknown account, member, " +
         "location, batch or template → 400 `invalid_reference`. " + MONEY_NOTE,
       access: "repairs.edit",
       body: createTicketBody,
       responses: { 201: { description: "The ticket", schema: ticketSchema } },
-      errors: { 400: ["invalid_reference"], 409: ["invalid_transition"] },
+      errors: { 400: ["invalid_reference", "invalid_product_type"], 409: ["invalid_transition"] },
     }, async (c, { body, actor }) => c.json(await createTicket(deps, actor, body), 201))
     .route({
       method: "get",
@@ -122,7 +124,8 @@ export function ticketRoutes(deps: AppDeps): ApiRouter {
       path: "/:id",
       summary: "Delete a repair ticket (soft)",
       description: "The ticket disappears from lists and reads (404) but its rows stay; it " +
-        "can no longer be paid at the POS.",
+        "can no longer be paid at the POS. Its parts stay used (their stock is not given " +
+        "back): delete the part lines first to put them back in stock.",
       access: "repairs.admin",
       params: idParams,
       responses: noContent,
@@ -143,7 +146,9 @@ export function ticketRoutes(deps: AppDeps): ApiRouter {
           "terminal · cancelled: only via reopen. Each move writes a history row in the same " +
           "transaction; concurrent moves of one ticket run one after the other. Entering " +
           'ready_for_pickup queues a "ready for pickup" email (ticket number, item, balance ' +
-          "due) in the outbox when the email module is enabled and the account has an email.",
+          "due) in the outbox when the email module is enabled and the account has an email. " +
+          "Cancelling leaves the parts on the ticket used (out of stock, as a reopen finds " +
+          "them); deleting a part line gives its stock back.",
         access: "repairs.edit",
         params: idParams,
         body: statusBody,
