@@ -7,6 +7,7 @@ import {
   money,
   moneyString,
   nonNegativeMoney,
+  nonNegativeSessionMoney,
   queryBoolean,
   uuid,
 } from "../schemas.ts";
@@ -66,7 +67,10 @@ export const openDrawerBody = z.strictObject({
 });
 
 export const closeDrawerBody = z.strictObject({
-  closingBalance: nonNegativeMoney,
+  closingBalance: nonNegativeSessionMoney.describe(
+    "The cash counted in the drawer, up to 14 digits before the point: a session's cash " +
+      "sums many amounts",
+  ),
   notes: z.string().trim().max(2000).optional(),
 });
 

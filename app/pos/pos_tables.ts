@@ -17,6 +17,7 @@ export interface DrawerSessionTable {
   location_id: string;
   status: ColumnType<"open" | "closed", "open" | "closed" | undefined, "open" | "closed">;
   opening_balance: Numeric;
+  /** This and the next two are numeric(16,2): a session sums many numeric(12,2) amounts. */
   closing_balance: Numeric | null;
   expected_balance: Numeric | null;
   over_short: Numeric | null;
