@@ -26,7 +26,7 @@ import * as receiptFilterSortIndexes from "./20261130_110000_receipt_filter_sort
 import * as lowerProductSearchText from "./20261201_100000_lower_product_search_text.ts";
 import * as accountMemberSearch from "./20261202_100000_account_member_search.ts";
 import * as rentalEnrollmentNameSearch from "./20261203_100000_rental_enrollment_name_search.ts";
-import * as widenDrawerSessionFigures from "./20261204_100000_widen_drawer_session_figures.ts";
+import * as widenDrawerSessionFigures from "./20261204_101000_widen_drawer_session_figures.ts";
 import * as addTransactionDiscountApproval from "./20261204_110000_add_transaction_discount_approval.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -53,6 +53,6 @@ export const migrations: Record<string, Migration> = {
   "20261201_100000_lower_product_search_text": lowerProductSearchText,
   "20261202_100000_account_member_search": accountMemberSearch,
   "20261203_100000_rental_enrollment_name_search": rentalEnrollmentNameSearch,
-  "20261204_100000_widen_drawer_session_figures": widenDrawerSessionFigures,
+  "20261204_101000_widen_drawer_session_figures": widenDrawerSessionFigures,
   "20261204_110000_add_transaction_discount_approval": addTransactionDiscountApproval,
 };
