@@ -34,7 +34,6 @@ export const dateOrTimestamp = z.union([isoDate, timestamp], {
   `YYYY-MM-DD (store-local day, inclusive) or an ISO 8601 timestamp; years ${MIN_YEAR}–${MAX_YEAR}`,
 );
 
-const MONEY_PATTERN = /^-?\d{1,10}(\.\d{1,2})?$/;
 const PERCENT_PATTERN = /^\d{1,3}(\.\d{1,2})?$/;
 
 /**
@@ -57,19 +56,34 @@ function twoDecimals(text: string): string {
 
 const MONEY_MESSAGE = "Expected an amount with at most two decimals";
 
+/** Money with at most `digits` digits before the point (see {@link money}). */
+function moneyWithDigits(digits: number) {
+  const pattern = new RegExp(`^-?\\d{1,${digits}}(\\.\\d{1,2})?$`);
+  return z.union([
+    z.string().regex(pattern, MONEY_MESSAGE),
+    z.number().refine((n) => pattern.test(numberText(n)), MONEY_MESSAGE),
+  ]).transform((v) => twoDecimals(typeof v === "number" ? numberText(v) : v))
+    .describe('Amount, e.g. "19.99" or 19.99 (at most two decimals)');
+}
+
 /**
  * Money on the wire (API §1.2): a "12.34" string or a JSON number with at most two decimals
  * (19.99, 1.1, 0.29), at most 10 digits before the point (numeric(12,2)); out: "12.34".
  */
-export const money = z.union([
-  z.string().regex(MONEY_PATTERN, MONEY_MESSAGE),
-  z.number().refine((n) => MONEY_PATTERN.test(numberText(n)), MONEY_MESSAGE),
-]).transform((v) => twoDecimals(typeof v === "number" ? numberText(v) : v))
-  .describe('Amount, e.g. "19.99" or 19.99 (at most two decimals)');
+export const money = moneyWithDigits(10);
 
 /** `money` that refuses a negative amount. */
 export const nonNegativeMoney = money.refine((v) => !v.startsWith("-"), "Must not be negative")
   .describe('Amount, never negative, e.g. "19.99" or 19.99 (at most two decimals)');
+
+/**
+ * {@link nonNegativeMoney} for a figure of a drawer session (its counted closing balance):
+ * a session sums many amounts of up to 10 digits, so its figures are stored as
+ * numeric(16,2) and take up to 14 digits before the point. Beyond integer cents' exact range
+ * (2^53 − 1 cents) `parseMoney` refuses the amount (400).
+ */
+export const nonNegativeSessionMoney = moneyWithDigits(14)
+  .refine((v) => !v.startsWith("-"), "Must not be negative");
 
 export const moneyString = z.string().regex(/^-?\d+\.\d{2}$/).describe("Amount with two decimals");
 

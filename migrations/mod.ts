@@ -27,9 +27,11 @@ import * as lowerProductSearchText from "./20261201_100000_lower_product_search_
 import * as accountMemberSearch from "./20261202_100000_account_member_search.ts";
 import * as rentalEnrollmentNameSearch from "./20261203_100000_rental_enrollment_name_search.ts";
 import * as addRentalChargeBuyout from "./20261204_100000_add_rental_charge_buyout.ts";
-import * as addRepairLineStock from "./20261204_130000_add_repair_line_stock.ts";
-import * as addStorageAccessGeneration from "./20261204_120000_add_storage_access_generation.ts";
+import * as widenDrawerSessionFigures from "./20261204_101000_widen_drawer_session_figures.ts";
 import * as keyPinFailuresByUser from "./20261204_103000_key_pin_failures_by_user.ts";
+import * as addTransactionDiscountApproval from "./20261204_110000_add_transaction_discount_approval.ts";
+import * as addStorageAccessGeneration from "./20261204_120000_add_storage_access_generation.ts";
+import * as addRepairLineStock from "./20261204_130000_add_repair_line_stock.ts";
 
 export const migrations: Record<string, Migration> = {
   "20261121_090000_create_platform": createPlatform,
@@ -56,7 +58,9 @@ export const migrations: Record<string, Migration> = {
   "20261202_100000_account_member_search": accountMemberSearch,
   "20261203_100000_rental_enrollment_name_search": rentalEnrollmentNameSearch,
   "20261204_100000_add_rental_charge_buyout": addRentalChargeBuyout,
+  "20261204_101000_widen_drawer_session_figures": widenDrawerSessionFigures,
   "20261204_103000_key_pin_failures_by_user": keyPinFailuresByUser,
+  "20261204_110000_add_transaction_discount_approval": addTransactionDiscountApproval,
   "20261204_120000_add_storage_access_generation": addStorageAccessGeneration,
   "20261204_130000_add_repair_line_stock": addRepairLineStock,
 };

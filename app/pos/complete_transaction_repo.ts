@@ -11,7 +11,15 @@ import { type StockDelta, stockDeltaCte } from "../inventory/stock.ts";
 import { type DrawerSessionRecord, toDrawerSession } from "./drawer_sessions_repo.ts";
 import { type ItemRow, type StockItemRecord, toItem } from "./items_repo.ts";
 import { type PaymentRecord, type PaymentRow, toPayment } from "./payments_repo.ts";
-import { toTransaction, type TransactionRecord, type TransactionRow } from "./transactions_repo.ts";
+import {
+  type DiscountApprovalColumns,
+  toTransaction,
+  type TransactionRecord,
+  type TransactionRow,
+} from "./transactions_repo.ts";
+
+/** A line being completed: its stock effect, and its product's current price (null: none). */
+export type CompletionItemRecord = StockItemRecord & { cataloguePrice: string | null };
 
 /** JSON columns arrive parsed from one driver and as text from the other. */
 function parsed(value: unknown): unknown {
@@ -21,7 +29,8 @@ function parsed(value: unknown): unknown {
 /**
  * The completion hot path's read, in one round trip, run after `lockTransactionRow` (so it
  * reads with a snapshot taken once the lock is held): the transaction (FOR UPDATE again, a
- * no-op for the holder), its items (with their product's type) and payments, and the open
+ * no-op for the holder), its items (with their product's type and current price, for the
+ * discount share) and payments, and the open
  * drawer sessions of `registerId` (when given) or else of the transaction's location, locked
  * FOR SHARE (a concurrent close waits until we commit; a session closed meanwhile is
  * re-checked and left out), in `opened_at, id` order.
@@ -33,7 +42,7 @@ export async function lockTransactionForCompletion(
 ): Promise<
   | {
     tx: TransactionRecord;
-    items: StockItemRecord[];
+    items: CompletionItemRecord[];
     payments: PaymentRecord[];
     sessions: DrawerSessionRecord[];
   }
@@ -58,7 +67,8 @@ export async function lockTransactionForCompletion(
           'gross', ti.gross::text, 'discount', ti.discount::text, 'net', ti.net::text,
           'tax', ti.tax::text, 'refunded_quantity', ti.refunded_quantity,
           'refunded_net', ti.refunded_net::text, 'refunded_tax', ti.refunded_tax::text,
-          'created_at', ti.created_at, 'product_type', p.type
+          'created_at', ti.created_at, 'product_type', p.type,
+          'catalogue_price', CASE WHEN p.deleted_at IS NULL THEN p.price::text END
         ) ORDER BY ti.created_at, ti.id)
         FROM transaction_items ti LEFT JOIN products p ON p.id = ti.product_id
         WHERE ti.transaction_id = t.id), '[]'::json) AS items_json,
@@ -88,8 +98,13 @@ export async function lockTransactionForCompletion(
   const row = result.rows[0];
   if (!row) return undefined;
   const { items_json, payments_json, sessions_json, ...txRow } = row;
-  const items = (parsed(items_json) as Array<ItemRow & { product_type: string | null }>)
-    .map(({ product_type, ...item }) => ({ ...toItem(item), productType: product_type }));
+  const items = (parsed(items_json) as Array<
+    ItemRow & { product_type: string | null; catalogue_price: string | null }
+  >).map(({ product_type, catalogue_price, ...item }) => ({
+    ...toItem(item),
+    productType: product_type,
+    cataloguePrice: catalogue_price,
+  }));
   const payments = (parsed(payments_json) as PaymentRow[]).map(toPayment);
   const sessions = (parsed(sessions_json) as Parameters<typeof toDrawerSession>[0][])
     .map(toDrawerSession);
@@ -99,21 +114,34 @@ export async function lockTransactionForCompletion(
 /**
  * Completes a sale in one statement: inventory's stock update of `deltas` (its
  * `stockDeltaCte`: products locked in id order, `qty_on_hand + delta`) as data-modifying
- * CTEs, then the transaction marked complete, returned.
+ * CTEs, then the transaction marked complete (with the discount share approved at
+ * completion, when one was), returned.
  */
 export async function completeTransactionRow(
   trx: Transaction<Database>,
   id: string,
-  values: { drawerSessionId: string; registerId: string; completedBy: string },
+  values: {
+    drawerSessionId: string;
+    registerId: string;
+    completedBy: string;
+    discountApproval: DiscountApprovalColumns | null;
+  },
   deltas: readonly StockDelta[],
   now: Date,
 ): Promise<TransactionRecord> {
   const stock = stockDeltaCte(deltas, now);
+  const approval = values.discountApproval;
   const result = await sql<TransactionRow>`
     WITH ${stock ? sql`${stock},` : sql``} done AS (
       UPDATE transactions SET status = 'complete', drawer_session_id = ${values.drawerSessionId},
         register_id = ${values.registerId}, completed_at = ${now},
-        completed_by = ${values.completedBy}, updated_at = ${now}
+        completed_by = ${values.completedBy}, updated_at = ${now}${
+    approval
+      ? sql`, discount_approved_part = ${approval.part}::numeric,
+        discount_approved_whole = ${approval.whole}::numeric,
+        discount_approved_by = ${approval.approvedBy}::uuid`
+      : sql``
+  }
       WHERE id = ${id}
       RETURNING *
     )

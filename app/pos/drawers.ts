@@ -186,7 +186,7 @@ export async function closeDrawer(
     const session = await requireLockedDrawerSession(trx, id, "update");
     if (session.status !== "open") throw drawerNotOpen(id);
     const now = deps.clock.now();
-    const closingBalanceCents = parseMoney(input.closingBalance);
+    const closingBalanceCents = parseMoney(input.closingBalance, "closingBalance");
     const [report] = await buildSessionReports(trx, [session], now, {
       sessionId: id,
       closingBalanceCents,

@@ -1,9 +1,13 @@
 /**
  * Lines of a pending transaction (API §8): add, change, remove. Each locks the transaction
- * row FOR UPDATE, then recomputes and stores every line's amounts and the totals. Adding or
- * editing a line priced below its product's price goes through the catalogue-price review
- * (price_approval.ts): a first look before the transaction, so an override code is checked
- * outside it, and the binding one on the locked transaction (`withApproval`, overrides.ts).
+ * row FOR UPDATE, then recomputes and stores every line's amounts and the totals. A change
+ * that may price a line below its product's price or change the subtotal (a line priced by
+ * the cashier, a new quantity or price, a removed line) goes through the review of the
+ * sale's discounts (price_approval.ts): a line priced further below its price, or a discount
+ * share raised beyond the threshold and beyond the share approved (issue 42: the order
+ * discount's share grows as lines are removed), needs the manager override. A first look
+ * runs before the transaction, so an override code is checked outside it, and the binding
+ * one on the locked transaction (`withApproval`, overrides.ts).
  */
 import { NotFoundError } from "../../domain/errors.ts";
 import { formatMoney, parseMoney } from "../../domain/money.ts";
@@ -29,13 +33,19 @@ import {
   transactionJson,
 } from "./transaction_json.ts";
 import { requireLockedTransaction, requireTransaction } from "./transactions.ts";
-import type { TransactionRecord } from "./transactions_repo.ts";
+import type { TransactionChanges, TransactionRecord } from "./transactions_repo.ts";
 import { type Approver, withApproval } from "./overrides.ts";
 import {
+  approvalColumns,
   auditPriceReductions,
+  auditShareApproval,
+  type GrantedShare,
+  grantedShare,
   NO_PRICE_REVIEW,
   type PriceReview,
   reviewLinePrices,
+  saleDiscountsOf,
+  type ShareChange,
 } from "./price_approval.ts";
 import type { Actor } from "../actor.ts";
 import type { Db } from "../db/database.ts";
@@ -47,6 +57,24 @@ function itemNotOnTransaction(itemId: string, transactionId: string): NotFoundEr
     "not_found",
     `Item "${itemId}" is not on transaction "${transactionId}"`,
   );
+}
+
+/** The transaction's changes that store a granted share (none without one). */
+function grantedColumns(granted: GrantedShare | null): TransactionChanges {
+  return granted ? { discountApproval: approvalColumns(granted.share, granted.approver) } : {};
+}
+
+/** Audits a granted share as `pos.discount_override` (nothing without one). */
+async function auditGranted(
+  deps: AppDeps,
+  trx: Db,
+  actor: Actor,
+  tx: TransactionRecord,
+  granted: GrantedShare | null,
+  change: ShareChange,
+  itemId: string,
+): Promise<void> {
+  if (granted) await auditShareApproval(deps, trx, actor, tx, { change, ...granted }, { itemId });
 }
 
 /** The catalogue-price review of adding `line` to `tx`, whose lines are `existing`. */
@@ -75,7 +103,7 @@ export async function addItem(
   /** The review of adding `line` to the (pending) transaction `tx`. */
   const review: NewLineReview = async (db, tx, line, existing) =>
     mayBeReduced
-      ? await reviewLinePrices(db, config, existing, [...existing, line], orderDiscountOf(tx))
+      ? await reviewLinePrices(db, config, saleDiscountsOf(tx), existing, [...existing, line])
       : NO_PRICE_REVIEW;
   const firstLook = async () => {
     if (!mayBeReduced) return false;
@@ -129,8 +157,18 @@ async function insertLine(
         at,
       ),
     );
-    const saved = await saveTotals(trx, tx, [...existing, inserted!], discount, context, now);
+    const granted = grantedShare(prices, approver);
+    const saved = await saveTotals(
+      trx,
+      tx,
+      [...existing, inserted!],
+      discount,
+      context,
+      now,
+      grantedColumns(granted),
+    );
     await auditPriceReductions(deps, trx, actor, tx.id, saved.items, prices, approver);
+    await auditGranted(deps, trx, actor, saved.tx, granted, "item_added", inserted!.id);
     const item = saved.items.find((i) => i.id === inserted!.id)!;
     return {
       item: itemJson(item),
@@ -166,8 +204,10 @@ function changedItem(
 }
 
 /**
- * Changes a line. An edit that prices a product line further below its product's price (a
- * lower price, or more of a reduced line) is reviewed like a new reduced line (API §8).
+ * Changes a line. An edit of its quantity or price is reviewed (API §8): one that prices a
+ * product line further below its product's price (a lower price, or more of a reduced line)
+ * like a new reduced line, and any such edit for the discount share it leaves (a lower
+ * quantity raises an amount discount's share).
  */
 export async function changeItem(
   deps: AppDeps,
@@ -183,8 +223,8 @@ export async function changeItem(
   const review = async (db: Db, tx: TransactionRecord, items: ItemRecord[]) => {
     const changed = changedItem(tx, items, itemId, changes);
     const after = items.map((i) => (i.id === itemId ? changed : i));
-    const prices = mayBeReduced && changed.productId
-      ? await reviewLinePrices(db, config, items, after, orderDiscountOf(tx))
+    const prices = mayBeReduced
+      ? await reviewLinePrices(db, config, saleDiscountsOf(tx), items, after)
       : NO_PRICE_REVIEW;
     return { changed, after, prices };
   };
@@ -205,37 +245,77 @@ export async function changeItem(
         const tx = await requireLockedTransaction(trx, transactionId);
         const { changed, after, prices } = await review(trx, tx, await findItems(trx, tx.id));
         const approver = approval(prices.needed);
+        const granted = grantedShare(prices, approver);
         await updateItemRow(trx, itemId, changed);
         const now = deps.clock.now();
         const context = await pricingContext(trx, tx.accountId, now);
-        const saved = await saveTotals(trx, tx, after, orderDiscountOf(tx), context, now);
+        const saved = await saveTotals(
+          trx,
+          tx,
+          after,
+          orderDiscountOf(tx),
+          context,
+          now,
+          grantedColumns(granted),
+        );
         await auditPriceReductions(deps, trx, actor, tx.id, saved.items, prices, approver);
+        await auditGranted(deps, trx, actor, saved.tx, granted, "item_changed", itemId);
         return transactionJson(saved.tx, saved.items, await findPayments(trx, tx.id));
       }),
   );
 }
 
+/**
+ * Removes a line. The discount share it leaves is reviewed (API §8): removing lines raises an
+ * amount discount's share, and beyond the threshold and the share approved the removal needs
+ * `override`.
+ */
 export async function removeItem(
   deps: AppDeps,
+  actor: Actor,
   transactionId: string,
   itemId: string,
+  input: { override?: { code: string } } | undefined,
 ): Promise<void> {
-  await withTransaction(deps.db, async (trx) => {
-    const tx = await requireLockedTransaction(trx, transactionId);
-    const items = await findItems(trx, tx.id);
-    if (!items.some((i) => i.id === itemId)) throw itemNotOnTransaction(itemId, tx.id);
+  const config = await currentConfig(deps);
+  /** The review of the removal, and the lines left. */
+  const review = async (db: Db, tx: TransactionRecord, items: ItemRecord[]) => {
+    const item = items.find((i) => i.id === itemId);
+    if (!item) throw itemNotOnTransaction(itemId, tx.id);
     assertEditable(tx);
     assertLinesChangeable(tx);
-    await deleteItemRow(trx, itemId);
-    const now = deps.clock.now();
-    const context = await pricingContext(trx, tx.accountId, now);
-    await saveTotals(
-      trx,
-      tx,
-      items.filter((i) => i.id !== itemId),
-      orderDiscountOf(tx),
-      context,
-      now,
-    );
-  });
+    const left = items.filter((i) => i.id !== itemId);
+    const prices = await reviewLinePrices(db, config, saleDiscountsOf(tx), left, left, [item]);
+    return { left, prices };
+  };
+  await withApproval(
+    deps,
+    actor,
+    "discount",
+    config.managerOverride,
+    input?.override,
+    async () => {
+      const tx = await requireTransaction(deps.db, transactionId);
+      return (await review(deps.db, tx, await findItems(deps.db, tx.id))).prices.needed;
+    },
+    (approval) =>
+      withTransaction(deps.db, async (trx) => {
+        const tx = await requireLockedTransaction(trx, transactionId);
+        const { left, prices } = await review(trx, tx, await findItems(trx, tx.id));
+        const granted = grantedShare(prices, approval(prices.needed));
+        await deleteItemRow(trx, itemId);
+        const now = deps.clock.now();
+        const context = await pricingContext(trx, tx.accountId, now);
+        const saved = await saveTotals(
+          trx,
+          tx,
+          left,
+          orderDiscountOf(tx),
+          context,
+          now,
+          grantedColumns(granted),
+        );
+        await auditGranted(deps, trx, actor, saved.tx, granted, "item_removed", itemId);
+      }),
+  );
 }

@@ -7,6 +7,7 @@ import {
   money,
   moneyString,
   nonNegativeMoney,
+  nonNegativeSessionMoney,
   queryBoolean,
   uuid,
 } from "../schemas.ts";
@@ -66,7 +67,10 @@ export const openDrawerBody = z.strictObject({
 });
 
 export const closeDrawerBody = z.strictObject({
-  closingBalance: nonNegativeMoney,
+  closingBalance: nonNegativeSessionMoney.describe(
+    "The cash counted in the drawer, up to 14 digits before the point: a session's cash " +
+      "sums many amounts",
+  ),
   notes: z.string().trim().max(2000).optional(),
 });
 
@@ -257,10 +261,18 @@ export const updateItemBody = z.strictObject({
   taxCategory: z.enum(["goods", "service"]).optional(),
   override: overrideSchema.optional().describe(
     "Needed when the edit prices the line below its product's price beyond the discount " +
-      "threshold",
+      "threshold, or raises the discount share beyond it and the share a manager approved",
   ),
 });
 export type UpdateItemInput = z.output<typeof updateItemBody>;
+
+/** `DELETE /transactions/:id/items/:itemId`: optional, the override a removal may need. */
+export const removeItemBody = z.strictObject({
+  override: overrideSchema.optional().describe(
+    "Needed when removing the line raises the discount share beyond the threshold and the " +
+      "share a manager approved",
+  ),
+}).optional();
 
 export const discountBody = z.strictObject({
   kind: z.enum(["percent", "amount"]),
@@ -275,7 +287,13 @@ export const paymentBody = z.strictObject({
   tendered: nonNegativeMoney.optional(),
 });
 
-export const completeBody = z.strictObject({ registerId: uuid.optional() }).optional();
+export const completeBody = z.strictObject({
+  registerId: uuid.optional(),
+  override: overrideSchema.optional().describe(
+    "Needed when the sale's discount share is beyond the threshold and beyond the share a " +
+      "manager approved for it",
+  ),
+}).optional();
 
 export const voidBody = z.strictObject({
   reason: z.string().trim().min(1).max(500),

@@ -17,6 +17,7 @@ export interface DrawerSessionTable {
   location_id: string;
   status: ColumnType<"open" | "closed", "open" | "closed" | undefined, "open" | "closed">;
   opening_balance: Numeric;
+  /** This and the next two are numeric(16,2): a session sums many numeric(12,2) amounts. */
   closing_balance: Numeric | null;
   expected_balance: Numeric | null;
   over_short: Numeric | null;
@@ -57,6 +58,13 @@ export interface TransactionTable {
   original_transaction_id: string | null;
   discount_kind: "percent" | "amount" | null;
   discount_value: Numeric | null;
+  /**
+   * The discount share a manager approved, `part / whole` (both `numeric` integers in cents ×
+   * basis points, domain/pos/price_reductions.ts), and who; all three null when none did.
+   */
+  discount_approved_part: Numeric | null;
+  discount_approved_whole: Numeric | null;
+  discount_approved_by: string | null;
   subtotal: NumericDefault;
   discount_total: NumericDefault;
   tax_total: NumericDefault;

@@ -32,7 +32,11 @@ import type { RepairTicketPort } from "./repair_ticket_port.ts";
 import { newItemRows, resolveLines } from "./sale_lines.ts";
 import { type Approver, withApproval } from "./overrides.ts";
 import {
+  approvalColumns,
   auditPriceReductions,
+  auditShareApproval,
+  grantedShare,
+  NEW_SALE,
   NO_PRICE_REVIEW,
   type PriceReview,
   reviewLinePrices,
@@ -104,7 +108,7 @@ async function reviewNewLines(
 ): Promise<PriceReview> {
   if (!input.items?.some(mayBeReduced)) return NO_PRICE_REVIEW;
   const resolved = lines ?? await resolveLines(db, input.items ?? [], itemPath);
-  return await reviewLinePrices(db, config, [], resolved, null);
+  return await reviewLinePrices(db, config, NEW_SALE, [], resolved);
 }
 
 /**
@@ -177,6 +181,7 @@ async function insertSale(
     const lines = await resolveLines(trx, inputs, itemPath);
     const review = await reviewNewLines(trx, config, input, lines);
     const approver = approval(review.needed);
+    const granted = grantedShare(review, approver);
     const context = await pricingContext(trx, accountId, now);
     const totals = totalsOf(lines, null, context);
     const tx = await insertTransaction(trx, {
@@ -190,6 +195,7 @@ async function insertSale(
       taxExempt: context.taxExempt,
       createdBy: actingUserId(actor),
       totals: totalsColumns(totals),
+      discountApproval: granted && approvalColumns(granted.share, granted.approver),
       now,
     });
     const items = await insertItems(
@@ -198,6 +204,7 @@ async function insertSale(
         .map((row, i) => ({ ...row, rentalChargeId: rental?.chargeIds[i] ?? null })),
     );
     await auditPriceReductions(deps, trx, actor, tx.id, items, review, approver);
+    if (granted) await auditShareApproval(deps, trx, actor, tx, { change: "created", ...granted });
     return transactionJson(tx, items, []);
   });
 }

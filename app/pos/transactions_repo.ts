@@ -27,6 +27,8 @@ export interface TransactionRecord {
   originalTransactionId: string | null;
   discountKind: "percent" | "amount" | null;
   discountValue: string | null;
+  /** The discount share a manager approved for the sale, and who; null when none did. */
+  discountApproval: DiscountApprovalColumns | null;
   subtotal: string;
   discountTotal: string;
   taxTotal: string;
@@ -48,6 +50,15 @@ export interface TransactionRecord {
 
 export type TransactionRow = Selectable<TransactionTable>;
 
+/** The approval columns of a row (left out of a list's rows: null). */
+function discountApprovalOf(row: TransactionRow): DiscountApprovalColumns | null {
+  const part = row.discount_approved_part ?? null;
+  const whole = row.discount_approved_whole ?? null;
+  const approvedBy = row.discount_approved_by ?? null;
+  if (part === null || whole === null || approvedBy === null) return null;
+  return { part: String(part), whole: String(whole), approvedBy };
+}
+
 export function toTransaction(row: TransactionRow): TransactionRecord {
   return {
     id: row.id,
@@ -63,6 +74,7 @@ export function toTransaction(row: TransactionRow): TransactionRecord {
     originalTransactionId: row.original_transaction_id,
     discountKind: row.discount_kind,
     discountValue: row.discount_value,
+    discountApproval: discountApprovalOf(row),
     subtotal: row.subtotal,
     discountTotal: row.discount_total,
     taxTotal: row.tax_total,
@@ -80,6 +92,22 @@ export function toTransaction(row: TransactionRow): TransactionRecord {
     voidedAt: isoStringOrNull(row.voided_at),
     createdAt: isoString(row.created_at),
     updatedAt: isoString(row.updated_at),
+  };
+}
+
+/** The approved discount share as stored: integer texts, `part / whole`, and the approver. */
+export interface DiscountApprovalColumns {
+  part: string;
+  whole: string;
+  approvedBy: string;
+}
+
+/** The columns of {@link DiscountApprovalColumns} (all null for none). */
+function discountApprovalValues(approval: DiscountApprovalColumns | null) {
+  return {
+    discount_approved_part: approval?.part ?? null,
+    discount_approved_whole: approval?.whole ?? null,
+    discount_approved_by: approval?.approvedBy ?? null,
   };
 }
 
@@ -109,6 +137,7 @@ export interface NewTransaction {
   completedAt?: Date | null;
   totals?: TotalsColumns;
   amountPaid?: string;
+  discountApproval?: DiscountApprovalColumns | null;
   now: Date;
 }
 
@@ -139,6 +168,7 @@ export async function insertTransaction(db: Db, v: NewTransaction): Promise<Tran
       }
       : {}),
     ...(v.amountPaid !== undefined ? { amount_paid: v.amountPaid } : {}),
+    ...(v.discountApproval ? discountApprovalValues(v.discountApproval) : {}),
     created_at: v.now,
     updated_at: v.now,
   }).returningAll().executeTakeFirstOrThrow();
@@ -176,6 +206,7 @@ export interface TransactionChanges {
   drawerSessionId?: string | null;
   discountKind?: "percent" | "amount" | null;
   discountValue?: string | null;
+  discountApproval?: DiscountApprovalColumns | null;
   totals?: TotalsColumns;
   amountPaid?: string;
   taxExempt?: boolean;
@@ -199,6 +230,7 @@ export async function updateTransaction(
     ...(c.drawerSessionId !== undefined ? { drawer_session_id: c.drawerSessionId } : {}),
     ...(c.discountKind !== undefined ? { discount_kind: c.discountKind } : {}),
     ...(c.discountValue !== undefined ? { discount_value: c.discountValue } : {}),
+    ...(c.discountApproval !== undefined ? discountApprovalValues(c.discountApproval) : {}),
     ...(c.totals
       ? {
         subtotal: c.totals.subtotal,

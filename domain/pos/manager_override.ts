@@ -8,7 +8,8 @@
  * Discounts need an override only when they are large: their share of the pre-discount
  * subtotal strictly exceeds `discountApprovalThresholdPercent` (see
  * `needsDiscountOverride` in `transaction_totals.ts`). A product line priced below the
- * product's price is a discount too, counted per line and with the order discount
+ * product's price is a discount too, counted per line and with the order discount, and
+ * their share is judged again whenever the subtotal changes and at completion
  * (`price_reductions.ts`).
  */
 import { PIN_CODE_PATTERN, splitPinCode } from "../auth/pin.ts";

@@ -43,6 +43,16 @@ export async function posUsers(t: TestApp): Promise<PosUsers> {
   };
 }
 
+/** A new user holding the system role Sales Associate (pos.edit, no pos.override). */
+export async function salesAssociate(t: TestApp): Promise<TestUser> {
+  const user = await createUserWithPermissions(t, []);
+  const role = await t.deps.db.selectFrom("roles").select("id")
+    .where("slug", "=", "sales-associate").executeTakeFirstOrThrow();
+  await t.deps.db.insertInto("user_roles")
+    .values({ user_id: user.id, role_id: role.id, created_at: t.deps.clock.now() }).execute();
+  return user;
+}
+
 /**
  * One app (own database) for the test file with the POS users, ready before the first test:
  * `posSuite((s) => ({ t, u } = s))`.

@@ -71,13 +71,23 @@ Deno.test("item edits recompute totals; discounts above the threshold need an ov
     );
     assertEquals(discountSum, 2000);
 
-    const removed = await api(
+    // $20 of $79.98 was approved; without the $40 line it is $20 of $39.98, a larger share
+    // than approved: the removal needs the override too (issue 42).
+    const refused = await api(
       t.app,
       "DELETE",
       `/v1/transactions/${tx.id}/items/${added.body.item.id}`,
       { token: u.cashier.token },
     );
-    assertEquals(removed.status, 204);
+    assertEquals(refused.status, 403, refused.text);
+    assertEquals(refused.body.code, "manager_override_required");
+    const removed = await api(
+      t.app,
+      "DELETE",
+      `/v1/transactions/${tx.id}/items/${added.body.item.id}`,
+      { token: u.cashier.token, body: { override: { code: `${u.manager.employeeNumber}4321` } } },
+    );
+    assertEquals(removed.status, 204, removed.text);
     const after = await api(t.app, "GET", `/v1/transactions/${tx.id}`, { token: u.viewer.token });
     assertEquals(after.body.items.length, 1);
     assertEquals(after.body.subtotal, "39.98");
@@ -97,9 +107,14 @@ Deno.test("item edits recompute totals; discounts above the threshold need an ov
       `/v1/audit-log?action=pos.discount_override&entityId=${tx.id}`,
       { token: u.auditor.token },
     );
-    assertEquals(audit.body.data.length, 1);
-    assertEquals(audit.body.data[0].details.approverId, u.manager.id);
-    assertEquals(audit.body.data[0].details.cashierId, u.cashier.id);
+    assertEquals(
+      audit.body.data.map((e: { details: { change: string } }) => e.details.change).sort(),
+      ["discount", "item_removed"],
+    );
+    for (const entry of audit.body.data) {
+      assertEquals(entry.details.approverId, u.manager.id);
+      assertEquals(entry.details.cashierId, u.cashier.id);
+    }
   } finally {
     await setConfig(t, { taxRates: { goods: "0.00", service: "0.00" } });
   }

@@ -81,7 +81,11 @@ export function drawerRoutes(deps: AppDeps): ApiRouter {
         summary: "Close a drawer session",
         description: "Computes `expectedBalance` (opening + cash sales − cash refunds + in − " +
           "out), `overShort` = closing − expected, and freezes the Z report (`zReport`). A " +
-          "closed session → 409 `drawer_not_open`. Audited as `pos.drawer_closed`.",
+          "closed session → 409 `drawer_not_open`. Audited as `pos.drawer_closed`. A single " +
+          "sale, payment or adjustment holds up to 9,999,999,999.99, but a session sums many: " +
+          "its `closingBalance`, `expectedBalance` and `overShort` hold up to 14 digits before " +
+          "the point (numeric(16,2)), so a drawer the API let fill always closes; a count " +
+          "beyond that → 400 `validation_failed`.",
         access: "pos.edit",
         params: idParams,
         body: closeDrawerBody,

@@ -17,6 +17,7 @@ import {
   receiptEmailResult,
   receiptSchema,
   refundBody,
+  removeItemBody,
   transactionListQuery,
   transactionSchema,
   transactionSummarySchema,
@@ -53,6 +54,17 @@ const PRICE_BELOW_CATALOGUE = "A product line priced below the product's price i
   "beyond it the request needs `override` when `managerOverride.discount` is on (403 " +
   "`manager_override_required`, one body for every invalid code), and each such line is " +
   "audited as `pos.price_override` with the cashier and the approver.";
+
+/** The discount share rule (issue 42), as the line and completion routes describe it. */
+const DISCOUNT_SHARE = "The sale's discount share (the lines' reductions below their " +
+  "product's price with the order discount, over the subtotal at catalogue prices) is judged " +
+  "again whenever the subtotal changes: a change that raises it beyond " +
+  "`discountApprovalThresholdPercent` and beyond the share a manager approved for the sale " +
+  "needs `override` (403 `manager_override_required`, nothing changed) — $100 off a $1,000 " +
+  "sale is 10 %, but 100 % once the $900 line is removed or a quantity lowered; a percent " +
+  "discount keeps its share. An approved share is stored on the sale and audited as " +
+  "`pos.discount_override` (with the change, the share, the cashier and the approver), and " +
+  "not asked again until the share grows beyond it.";
 
 export function transactionRoutes(deps: AppDeps): ApiRouter {
   return new ApiRouter(deps, "/transactions", "Point of sale")
@@ -120,7 +132,7 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         path: "/:id/items",
         summary: "Add an item (pending only)",
         description: "Totals are recomputed. Not pending → 409 `invalid_transition`. " +
-          PRICE_BELOW_CATALOGUE,
+          PRICE_BELOW_CATALOGUE + " " + DISCOUNT_SHARE,
         access: "pos.edit",
         params: idParams,
         body: addItemBody,
@@ -144,7 +156,7 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         description: "Totals are recomputed. Not pending → 409 `invalid_transition`. " +
           PRICE_BELOW_CATALOGUE + " Only an edit that prices the line further below its " +
           "product's price (a lower `unitPrice`, a larger `quantity` of a reduced line) is " +
-          "asked for an override and audited.",
+          "asked for an override for the line and audited. " + DISCOUNT_SHARE,
         access: "pos.edit",
         params: itemParams,
         body: updateItemBody,
@@ -158,12 +170,15 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
       method: "delete",
       path: "/:id/items/:itemId",
       summary: "Remove an item (pending only)",
+      description: "Totals are recomputed. Not pending → 409 `invalid_transition`. The body " +
+        "is optional: `{ override }` when the removal needs one. " + DISCOUNT_SHARE,
       access: "pos.edit",
       params: itemParams,
+      body: removeItemBody,
       responses: { 204: { description: "Removed" } },
-      errors: { 409: ["invalid_transition"] },
-    }, async (c, { params }) => {
-      await removeItem(deps, params.id, params.itemId);
+      errors: { 403: ["manager_override_required"], 409: ["invalid_transition"] },
+    }, async (c, { params, body, actor }) => {
+      await removeItem(deps, actor, params.id, params.itemId, body);
       return c.body(null, 204);
     })
     .route(
@@ -222,7 +237,11 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
           "sale completes only at the payoff it was started at, checked under the rental's " +
           "lock: rent refunded or paid since moves the payoff → 409 `payoff_changed` with the " +
           "rental's current `payoffAmount` in the problem; void the sale and start the buyout " +
-          "again. Completing twice → 409 `invalid_transition`. Supports `Idempotency-Key`.",
+          "again. Completing twice → 409 `invalid_transition`. The discount share is judged " +
+          "once more: beyond `discountApprovalThresholdPercent` and beyond the share a manager " +
+          "approved for the sale (a changed threshold or catalogue price), completing needs " +
+          "`override` (403 `manager_override_required`, still pending), audited as " +
+          "`pos.discount_override`. Supports `Idempotency-Key`.",
         access: "pos.edit",
         idempotent: true,
         params: idParams,
@@ -230,6 +249,7 @@ export function transactionRoutes(deps: AppDeps): ApiRouter {
         responses: { 200: { description: "The transaction", schema: transactionSchema } },
         errors: {
           400: ["register_required", "invalid_reference"],
+          403: ["manager_override_required"],
           409: [
             "invalid_transition",
             "drawer_not_open",
