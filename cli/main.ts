@@ -18,6 +18,7 @@ import { registerMigrate } from "./commands/migrate.ts";
 import { registerSeed } from "./commands/seed.ts";
 import { registerModules } from "./commands/modules.ts";
 import { registerReport } from "./commands/report.ts";
+import { registerDrawersCommands } from "./commands/drawers.ts";
 import { registerLessonsCommands } from "./commands/lessons.ts";
 import { registerRentalsCommands } from "./commands/rentals.ts";
 import { registerUserCommands } from "./commands/user.ts";
@@ -32,6 +33,7 @@ const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerSeed,
   registerModules,
   registerReport,
+  registerDrawersCommands,
   registerLessonsCommands,
   registerRentalsCommands,
   registerUserCommands,

@@ -84,6 +84,17 @@ export async function hasUser(db: Db, id: string): Promise<boolean> {
   return await hasRow(db.selectFrom("users").select("id").where("id", "=", id));
 }
 
+/**
+ * "First Last" of the `users` row joined as `alias`, for the reads of other features that name
+ * a user (a drawer's cashier, a void's): null when the join found none. The same text as
+ * {@link findUserName}.
+ */
+export function selectUserName(alias: string) {
+  return sql<string | null>`trim(${sql.ref(`${alias}.first_name`)} || ' ' || ${
+    sql.ref(`${alias}.last_name`)
+  })`;
+}
+
 /** "First Last" of a user (receipts name the cashier); undefined when there is none. */
 export async function findUserName(db: Db, id: string): Promise<string | undefined> {
   const row = await db.selectFrom("users").select(["first_name", "last_name"])

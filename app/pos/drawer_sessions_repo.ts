@@ -10,6 +10,8 @@
  */
 import { type Selectable, sql, type Transaction } from "kysely";
 import { isAnyOf } from "../db/any_of.ts";
+import { selectUserName } from "../auth/users_repo.ts";
+import type { NamedRef } from "../../domain/pos/void_summary.ts";
 import type { Database, Db } from "../db/database.ts";
 import { jsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
@@ -238,4 +240,33 @@ export async function findSessionsForDay(
     })
     .orderBy("opened_at").orderBy("id").execute();
   return rows.map(toDrawerSession);
+}
+
+/** What names a drawer session for people: its register and its cashier (who opened it). */
+export interface SessionNames {
+  register: NamedRef;
+  cashier: NamedRef | null;
+}
+
+/** The names of the sessions `ids`, in one query whatever their number: session id → names. */
+export async function findSessionNames(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, SessionNames>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom("drawer_sessions as s")
+    .innerJoin("registers as r", "r.id", "s.register_id")
+    .leftJoin("users as u", "u.id", "s.opened_by")
+    .select([
+      "s.id",
+      "r.id as register_id",
+      "r.name as register_name",
+      "u.id as cashier_id",
+      selectUserName("u").as("cashier_name"),
+    ])
+    .where("s.id", "in", ids).execute();
+  return new Map(rows.map((row) => [row.id, {
+    register: { id: row.register_id, name: row.register_name },
+    cashier: row.cashier_id === null ? null : { id: row.cashier_id, name: row.cashier_name ?? "" },
+  }]));
 }

@@ -26,17 +26,20 @@ import {
   type DrawerSessionRecord,
   findDrawerSession,
   findOpenSessions,
+  findSessionNames,
   insertDrawerSession,
   listDrawerSessions,
   lockDrawerSession,
   lockOpenSessions,
+  type SessionNames,
 } from "./drawer_sessions_repo.ts";
 import { findRegister } from "./registers_repo.ts";
 import { drawerReportToJson } from "./report_json.ts";
-import { buildSessionReports } from "./session_reports.ts";
+import { buildSessionReports, frozenZReport } from "./session_reports.ts";
 import { timeRange } from "./time_range.ts";
 
-export type DrawerSessionJson = Omit<DrawerSessionRecord, "zReport"> & {
+/** A drawer session as the API returns it: named for people by its register and cashier. */
+export type DrawerSessionJson = Omit<DrawerSessionRecord, "zReport"> & SessionNames & {
   zReport?: Record<string, unknown> | null;
 };
 
@@ -84,7 +87,17 @@ export async function chooseOpenSession(
   return pickOpenSession(sessions, locationId, registerId, preferredRegisterId);
 }
 
-/** The session as returned by the API; an open one gets its live expected balance. */
+/** The names of one session (its register and cashier; they exist while it does). */
+async function namesOf(db: Db, sessionId: string): Promise<SessionNames> {
+  const names = (await findSessionNames(db, [sessionId])).get(sessionId);
+  if (!names) throw sessionNotFound(sessionId);
+  return names;
+}
+
+/**
+ * The session as returned by the API: an open one gets its live expected balance (its X
+ * report names it), a closed one its frozen Z report.
+ */
 async function sessionJson(
   deps: Pick<AppDeps, "db" | "clock">,
   session: DrawerSessionRecord,
@@ -93,11 +106,21 @@ async function sessionJson(
     const [report] = await buildSessionReports(deps.db, [session], deps.clock.now());
     return {
       ...session,
+      // The X report names it (names are loaded with the report's rows).
+      register: report!.register!,
+      cashier: report!.cashier,
       expectedBalance: formatMoney(report!.cashAccountability.expectedBalance),
       zReport: null,
     };
   }
-  return session;
+  const zReport = session.zReport
+    ? await frozenZReport(deps.db, { ...session, zReport: session.zReport }, deps.clock.now())
+    : null;
+  return {
+    ...session,
+    ...(await namesOf(deps.db, session.id)),
+    zReport: zReport as unknown as Record<string, unknown> | null,
+  };
 }
 
 export async function openDrawer(
@@ -145,7 +168,12 @@ export async function openDrawer(
     }
     throw error;
   }
-  return { ...session, expectedBalance: session.openingBalance, zReport: null };
+  return {
+    ...session,
+    ...(await namesOf(deps.db, session.id)),
+    expectedBalance: session.openingBalance,
+    zReport: null,
+  };
 }
 
 export async function getDrawer(
@@ -168,12 +196,18 @@ export async function currentDrawer(
   return await sessionJson(deps, session);
 }
 
+/** A page of sessions, each named by its register and cashier (one more query per page). */
 export async function listDrawers(
   deps: Pick<AppDeps, "db">,
   params: ListParams & Omit<DrawerFilters, "fromAt" | "toAt"> & { from?: string; to?: string },
 ) {
   const range = await timeRange(deps.db, params.from, params.to);
-  return listDrawerSessions(deps.db, { ...params, ...range });
+  const page = await listDrawerSessions(deps.db, { ...params, ...range });
+  const names = await findSessionNames(deps.db, page.data.map((s) => s.id));
+  return {
+    ...page,
+    data: page.data.map((s) => ({ ...s, ...names.get(s.id)! })),
+  };
 }
 
 export async function closeDrawer(
@@ -214,6 +248,11 @@ export async function closeDrawer(
         overShort: closed.overShort,
       },
     });
-    return { ...closed, zReport: zReport as unknown as Record<string, unknown> };
+    return {
+      ...closed,
+      register: zReport.register!,
+      cashier: zReport.cashier,
+      zReport: zReport as unknown as Record<string, unknown>,
+    };
   });
 }

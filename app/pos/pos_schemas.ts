@@ -2,23 +2,21 @@
 import { z } from "zod";
 import {
   dateOrTimestamp,
-  isoDate,
   listQuery,
   money,
   moneyString,
   nonNegativeMoney,
-  nonNegativeSessionMoney,
   queryBoolean,
   uuid,
 } from "../schemas.ts";
 
-const positiveMoney = money.refine(
+export const positiveMoney = money.refine(
   (v) => !v.startsWith("-") && Number(v) > 0,
   "Must be greater than zero",
 );
 
 export const PAYMENT_METHOD_VALUES = ["cash", "card", "check", "store_credit", "other"] as const;
-const paymentMethod = z.enum(PAYMENT_METHOD_VALUES);
+export const paymentMethod = z.enum(PAYMENT_METHOD_VALUES);
 
 export const overrideSchema = z.strictObject({
   code: z.string().max(32).describe("8 digits: the approver's employee number followed by PIN"),
@@ -57,160 +55,6 @@ export const registerSchema = z.object({
   isActive: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
-
-// ================================================================ drawers
-
-export const openDrawerBody = z.strictObject({
-  registerId: uuid,
-  openingBalance: nonNegativeMoney,
-});
-
-export const closeDrawerBody = z.strictObject({
-  closingBalance: nonNegativeSessionMoney.describe(
-    "The cash counted in the drawer, up to 14 digits before the point: a session's cash " +
-      "sums many amounts",
-  ),
-  notes: z.string().trim().max(2000).optional(),
-});
-
-export const currentDrawerQuery = z.strictObject({
-  registerId: uuid.optional(),
-  locationId: uuid.optional(),
-});
-
-export const drawerListQuery = listQuery({
-  sort: ["openedAt", "closedAt", "createdAt"],
-  defaultSort: "openedAt",
-  defaultOrder: "desc",
-  filters: {
-    registerId: uuid.optional(),
-    locationId: uuid.optional(),
-    status: z.enum(["open", "closed"]).optional(),
-    from: dateOrTimestamp.optional(),
-    to: dateOrTimestamp.optional(),
-  },
-});
-
-export const adjustmentBody = z.strictObject({
-  direction: z.enum(["in", "out"]),
-  amount: positiveMoney,
-  reason: z.string().trim().min(1).max(500),
-  override: overrideSchema.optional(),
-});
-
-export const adjustmentListQuery = listQuery({
-  sort: ["createdAt"],
-  defaultSort: "createdAt",
-});
-
-export const adjustmentSchema = z.object({
-  id: uuid,
-  drawerSessionId: uuid,
-  direction: z.enum(["in", "out"]),
-  amount: moneyString,
-  reason: z.string(),
-  createdBy: uuid.nullable(),
-  approvedBy: uuid.nullable(),
-  createdAt: z.string(),
-});
-
-const salesSummarySchema = z.object({
-  transactionCount: z.int(),
-  grossSales: moneyString,
-  discounts: moneyString,
-  refunds: moneyString,
-  netSales: moneyString,
-  tax: moneyString,
-  total: moneyString,
-});
-
-const cashAccountabilitySchema = z.object({
-  openingBalance: moneyString,
-  cashSales: moneyString,
-  cashRefunds: moneyString,
-  adjustmentsIn: moneyString,
-  adjustmentsOut: moneyString,
-  expectedBalance: moneyString,
-  closingBalance: moneyString.nullable(),
-  overShort: moneyString.nullable(),
-});
-
-const reportSections = {
-  generatedAt: z.string(),
-  salesSummary: salesSummarySchema,
-  paymentBreakdown: z.array(
-    z.object({ method: paymentMethod, count: z.int(), amount: moneyString }),
-  ),
-  discounts: z.array(z.object({
-    transactionId: uuid,
-    kind: z.enum(["percent", "amount"]).nullable(),
-    value: z.string().nullable(),
-    amount: moneyString,
-  })),
-  cashAccountability: cashAccountabilitySchema,
-  adjustments: z.array(z.object({
-    id: uuid,
-    direction: z.enum(["in", "out"]),
-    amount: moneyString,
-    reason: z.string(),
-    createdAt: z.string(),
-    createdBy: uuid.nullable(),
-    approvedBy: uuid.nullable(),
-  })),
-};
-
-export const drawerReportSchema = z.object({
-  kind: z.enum(["X", "Z"]),
-  sessionId: uuid,
-  registerId: uuid.nullable(),
-  locationId: uuid.nullable(),
-  status: z.enum(["open", "closed"]),
-  openedAt: z.string(),
-  closedAt: z.string().nullable(),
-  ...reportSections,
-});
-
-export const dailyReportSchema = z.object({
-  locationId: uuid,
-  date: z.string(),
-  ...reportSections,
-  sessions: z.array(z.object({
-    sessionId: uuid,
-    registerId: uuid.nullable(),
-    kind: z.enum(["X", "Z"]),
-    status: z.enum(["open", "closed"]),
-    openedAt: z.string(),
-    closedAt: z.string().nullable(),
-    transactionCount: z.int(),
-    total: moneyString,
-    openingBalance: moneyString,
-    expectedBalance: moneyString,
-    closingBalance: moneyString.nullable(),
-    overShort: moneyString.nullable(),
-  })),
-});
-
-export const dailyReportQuery = z.strictObject({
-  locationId: uuid,
-  date: isoDate.optional().describe("Store-local date; default today"),
-});
-
-export const drawerSessionSchema = z.object({
-  id: uuid,
-  registerId: uuid,
-  locationId: uuid,
-  status: z.enum(["open", "closed"]),
-  openingBalance: moneyString,
-  closingBalance: moneyString.nullable(),
-  expectedBalance: moneyString.nullable(),
-  overShort: moneyString.nullable(),
-  notes: z.string().nullable(),
-  openedBy: uuid.nullable(),
-  closedBy: uuid.nullable(),
-  openedAt: z.string(),
-  closedAt: z.string().nullable(),
-  zReport: drawerReportSchema.nullable().optional(),
 });
 
 // ================================================================ transactions

@@ -1,5 +1,5 @@
 /** SQL of registers (the tills of a location). */
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString } from "../db/rows.ts";
@@ -46,6 +46,24 @@ export async function findRegister(db: Db, id: string): Promise<RegisterRecord |
   const row = await db.selectFrom("registers").selectAll().where("id", "=", id)
     .executeTakeFirst();
   return row && toRegister(row);
+}
+
+/**
+ * The registers whose id is `idOrName`, or whose name is it (case-insensitive), optionally at
+ * one location (names are unique per location): how `ops` finds "Front".
+ */
+export async function findRegistersByIdOrName(
+  db: Db,
+  idOrName: string,
+  locationId?: string,
+): Promise<RegisterRecord[]> {
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrName);
+  let query = db.selectFrom("registers").selectAll().where((eb) => {
+    const byName = eb(sql`lower(name)`, "=", idOrName.toLowerCase());
+    return isUuid ? eb.or([eb("id", "=", idOrName), byName]) : byName;
+  });
+  if (locationId) query = query.where("location_id", "=", locationId);
+  return (await query.orderBy("name").orderBy("id").execute()).map(toRegister);
 }
 
 export async function insertRegister(

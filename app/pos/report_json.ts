@@ -12,9 +12,11 @@ import type {
   DiscountEntry,
   DrawerReport,
   DrawerSessionStatus,
+  NamedRef,
   PaymentBreakdownRow,
   ReportFigures,
   SalesSummary,
+  VoidsSummary,
 } from "../../domain/pos/drawer_report.ts";
 import type { OrderDiscount, PaymentMethod } from "../../domain/pos/transaction_totals.ts";
 import { type Cents, formatMoney, formatPercent } from "../../domain/money.ts";
@@ -40,12 +42,19 @@ export interface CashAccountabilityJson {
   overShort: string | null;
 }
 
+export interface VoidsJson {
+  count: number;
+  amount: string;
+  byCashier: { cashier: NamedRef | null; count: number; amount: string }[];
+}
+
 /** The figures both reports hold, as the API returns them. */
 export interface ReportFiguresJson {
   salesSummary: SalesSummaryJson;
   paymentBreakdown: { method: PaymentMethod; count: number; amount: string }[];
   discounts: {
     transactionId: string;
+    receiptNumber: string | null;
     kind: OrderDiscount["kind"] | null;
     value: string | null;
     amount: string;
@@ -60,12 +69,15 @@ export interface ReportFiguresJson {
     createdBy: string | null;
     approvedBy: string | null;
   }[];
+  voids: VoidsJson;
 }
 
 export interface DrawerReportJson extends ReportFiguresJson {
   kind: "X" | "Z";
   sessionId: string;
   registerId: string | null;
+  register: NamedRef | null;
+  cashier: NamedRef | null;
   locationId: string | null;
   status: DrawerSessionStatus;
   openedAt: string;
@@ -80,6 +92,19 @@ function figuresToJson(report: ReportFigures): ReportFiguresJson {
     discounts: discountEntriesToJson(report.discounts),
     cashAccountability: cashAccountabilityToJson(report.cashAccountability),
     adjustments: adjustmentEntriesToJson(report.adjustments),
+    voids: voidsToJson(report.voids),
+  };
+}
+
+function voidsToJson(voids: VoidsSummary): VoidsJson {
+  return {
+    count: voids.count,
+    amount: formatMoney(voids.amount),
+    byCashier: voids.byCashier.map((row) => ({
+      cashier: row.cashier,
+      count: row.count,
+      amount: formatMoney(row.amount),
+    })),
   };
 }
 
@@ -123,6 +148,7 @@ function discountEntriesToJson(
 ): DrawerReportJson["discounts"] {
   return entries.map((d) => ({
     transactionId: d.transactionId,
+    receiptNumber: d.receiptNumber,
     kind: d.kind,
     value: d.value === null
       ? null
@@ -153,6 +179,8 @@ export function drawerReportToJson(report: DrawerReport): DrawerReportJson {
     kind: report.kind,
     sessionId: report.sessionId,
     registerId: report.registerId,
+    register: report.register,
+    cashier: report.cashier,
     locationId: report.locationId,
     status: report.status,
     openedAt: report.openedAt.toISOString(),
@@ -165,6 +193,8 @@ export function drawerReportToJson(report: DrawerReport): DrawerReportJson {
 export interface DailySessionRowJson {
   sessionId: string;
   registerId: string | null;
+  register: NamedRef | null;
+  cashier: NamedRef | null;
   kind: "X" | "Z";
   status: DrawerSessionStatus;
   openedAt: string;
@@ -194,6 +224,8 @@ export function dailyReportToJson(report: DailyReport): DailyReportJson {
     sessions: report.sessions.map((s) => ({
       sessionId: s.sessionId,
       registerId: s.registerId,
+      register: s.register,
+      cashier: s.cashier,
       kind: s.kind,
       status: s.status,
       openedAt: s.openedAt.toISOString(),

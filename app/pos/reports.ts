@@ -16,7 +16,7 @@ import {
   type DrawerReportJson,
   drawerReportToJson,
 } from "./report_json.ts";
-import { buildSessionReports } from "./session_reports.ts";
+import { buildSessionReports, frozenZReport } from "./session_reports.ts";
 
 /** `GET /drawers/:id/report`: the X report while open, the frozen Z report once closed. */
 export async function getDrawerReport(
@@ -25,7 +25,7 @@ export async function getDrawerReport(
 ): Promise<DrawerReportJson> {
   const session = await requireDrawerSession(deps.db, sessionId);
   if (session.status === "closed" && session.zReport) {
-    return session.zReport as unknown as DrawerReportJson;
+    return await frozenZReport(deps.db, { ...session, zReport: session.zReport }, deps.clock.now());
   }
   const [report] = await buildSessionReports(deps.db, [session], deps.clock.now());
   return drawerReportToJson(report!);

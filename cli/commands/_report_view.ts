@@ -2,6 +2,11 @@
  * The drawer (X/Z) and daily reports for people and spreadsheets: in a table, one small
  * aligned table per section (counts and money right-aligned, times in the store's time zone);
  * in CSV, one `section,item,count,amount` row per figure; JSON is the API's own shape.
+ *
+ * Names, not ids: sessions by register and cashier, discounts by receipt number, voids by
+ * cashier. One sign convention, the API's (§8): money that moves one way prints as a positive
+ * magnitude under a label that says which way (Refunds, Cash refunds, Cash out, Voided); only
+ * nets and differences carry a sign (net sales, tax and total, a payment method's net, over/short).
  */
 import type {
   DailyReportJson,
@@ -27,6 +32,24 @@ export interface ReportLine {
   amount?: string | null;
 }
 
+/** A name for people; `fallback` (an id) when the server sent none. */
+function nameOr(ref: { name: string } | null | undefined, fallback: string): string {
+  return ref?.name || fallback;
+}
+
+function voidLines(voids: ReportFiguresJson["voids"] | undefined): ReportLine[] {
+  if (!voids) return [];
+  return [
+    { section: "voids", item: "Voided", count: voids.count, amount: voids.amount },
+    ...voids.byCashier.map((row) => ({
+      section: "voids",
+      item: `by ${nameOr(row.cashier, "(unknown)")}`,
+      count: row.count,
+      amount: row.amount,
+    })),
+  ];
+}
+
 function figureLines(report: ReportFiguresJson): ReportLine[] {
   const s = report.salesSummary;
   const c = report.cashAccountability;
@@ -44,25 +67,37 @@ function figureLines(report: ReportFiguresJson): ReportLine[] {
       count: p.count,
       amount: p.amount,
     })),
-    ...report.discounts.map((d) => ({
-      section: "discounts",
-      item: d.kind === "percent" ? `${d.transactionId} (${d.value}%)` : d.transactionId,
-      amount: d.amount,
-    })),
+    ...report.discounts.map((d) => {
+      const receipt = d.receiptNumber ?? d.transactionId;
+      return {
+        section: "discounts",
+        item: d.kind === "percent" ? `${receipt} (${d.value}%)` : receipt,
+        amount: d.amount,
+      };
+    }),
     { section: "cash", item: "Opening balance", amount: c.openingBalance },
     { section: "cash", item: "Cash sales", amount: c.cashSales },
     { section: "cash", item: "Cash refunds", amount: c.cashRefunds },
-    { section: "cash", item: "Adjustments in", amount: c.adjustmentsIn },
-    { section: "cash", item: "Adjustments out", amount: c.adjustmentsOut },
+    { section: "cash", item: "Cash in", amount: c.adjustmentsIn },
+    { section: "cash", item: "Cash out", amount: c.adjustmentsOut },
     { section: "cash", item: "Expected balance", amount: c.expectedBalance },
     { section: "cash", item: "Closing balance", amount: c.closingBalance },
     { section: "cash", item: "Over/short", amount: c.overShort },
     ...report.adjustments.map((a) => ({
       section: "adjustments",
-      item: `${a.direction === "in" ? "In" : "Out"}: ${a.reason}`,
-      amount: a.direction === "out" ? `-${a.amount}` : a.amount,
+      item: `${a.direction === "in" ? "Cash in" : "Cash out"}: ${a.reason}`,
+      amount: a.amount,
     })),
+    ...voidLines(report.voids),
   ];
+}
+
+type Session = DailyReportJson["sessions"][number];
+
+/** A session for people: its register and cashier (the id when the server named neither). */
+function sessionLabel(s: Session): string {
+  const register = nameOr(s.register, s.sessionId);
+  return s.cashier ? `${register} (${s.cashier.name})` : register;
 }
 
 /** Every figure of a daily report as lines (sessions last: count = transactions, amount = total). */
@@ -71,7 +106,7 @@ export function dailyReportLines(report: DailyReportJson): ReportLine[] {
     ...figureLines(report),
     ...report.sessions.map((s) => ({
       section: "sessions",
-      item: s.sessionId,
+      item: sessionLabel(s),
       count: s.transactionCount,
       amount: s.total,
     })),
@@ -95,26 +130,34 @@ const TITLES: Record<string, string> = {
   discounts: "DISCOUNTS",
   cash: "CASH DRAWER",
   adjustments: "CASH IN/OUT",
+  voids: "VOIDS",
 };
 
-function sectionTable(title: string, lines: ReportLine[], color: boolean): string {
+/** The money column's header: a payment method's amount is a net (taken − paid out). */
+const AMOUNT_HEADERS: Record<string, string> = { payments: "NET" };
+
+function sectionTable(
+  section: string,
+  title: string,
+  lines: ReportLine[],
+  color: boolean,
+): string {
   const hasCount = lines.some((l) => l.count !== undefined && l.count !== null);
   const columns: Column<ReportLine>[] = [
     { header: title, value: (l) => l.item },
     ...(hasCount
       ? [{ header: "COUNT", value: (l: ReportLine) => l.count, align: "right" as const }]
       : []),
-    { header: "AMOUNT", value: (l) => l.amount, align: "right" },
+    { header: AMOUNT_HEADERS[section] ?? "AMOUNT", value: (l) => l.amount, align: "right" },
   ];
   return formatTable(lines, columns, { color });
 }
 
-type Session = DailyReportJson["sessions"][number];
-
 function sessionsTable(sessions: Session[], timeZone: string, color: boolean): string {
   const time = (iso: string | null) => iso ? storeTime(iso, timeZone).replace(/ \(.*\)$/, "") : "";
   return formatTable(sessions, [
-    { header: "SESSION", value: (s) => s.sessionId },
+    { header: "REGISTER", value: (s) => nameOr(s.register, "") },
+    { header: "CASHIER", value: (s) => nameOr(s.cashier, "") },
     { header: "KIND", value: (s) => s.kind },
     { header: "OPENED", value: (s) => time(s.openedAt) },
     { header: "CLOSED", value: (s) => time(s.closedAt) },
@@ -123,6 +166,7 @@ function sessionsTable(sessions: Session[], timeZone: string, color: boolean): s
     { header: "EXPECTED", value: (s) => s.expectedBalance, align: "right" },
     { header: "CLOSING", value: (s) => s.closingBalance, align: "right" },
     { header: "OVER/SHORT", value: (s) => s.overShort, align: "right" },
+    { header: "SESSION", value: (s) => s.sessionId },
   ], { color });
 }
 
@@ -130,7 +174,7 @@ function sessionsTable(sessions: Session[], timeZone: string, color: boolean): s
 function tables(lines: ReportLine[], color: boolean): string[] {
   return Object.entries(TITLES).map(([section, title]) => {
     const rows = lines.filter((l) => l.section === section);
-    return rows.length === 0 ? `${title}: none` : sectionTable(title, rows, color);
+    return rows.length === 0 ? `${title}: none` : sectionTable(section, title, rows, color);
   });
 }
 

@@ -1,23 +1,30 @@
 /**
- * `ops report z --drawer ID` and `ops report daily --location ID|NAME [--date D]`, with
- * `--format table|json|csv`: on the database, or through the server that holds it
- * (`GET /drawers/:id/report`, `GET /reports/daily`). The Z report of a closed session is the
- * one frozen at close; an open session prints its X report (and says so on stderr).
+ * `ops report z --drawer ID | --register NAME [--location L]` and `ops report daily --location
+ * ID|NAME [--date D]`, with `--format table|json|csv`: on the database, or through the server
+ * that holds it (`GET /drawers/:id/report`, `GET /reports/daily`). `--register` takes the
+ * register's latest session (the last opened). The Z report of a closed session is the one
+ * frozen at close; an open session prints its X report (and says so on stderr).
  */
 import type { Command } from "commander";
 import { z } from "zod";
-import { findLocation, findLocationIdsByIdOrName } from "../../app/platform/locations_repo.ts";
+import { findLocation } from "../../app/platform/locations_repo.ts";
 import { findStoreTimezone } from "../../app/platform/store_repo.ts";
 import { getDailyReport, getDrawerReport } from "../../app/pos/reports.ts";
 import type { DailyReportJson, DrawerReportJson } from "../../app/pos/report_json.ts";
 import { isoDate } from "../../app/schemas.ts";
-import { NotFoundError } from "../../domain/errors.ts";
-import { type ApiClient, ApiError } from "../_api.ts";
-import { CliError, UsageError } from "../_errors.ts";
+import { UsageError } from "../_errors.ts";
 import { BUSINESS_ENV, describe } from "../_help.ts";
 import { parseInput, UUID } from "../_input.ts";
 import { outputFormat, printNote, withFormatOptions } from "../_output.ts";
 import { run, storeTimezoneVia } from "../_transport.ts";
+import {
+  latestSessionDirect,
+  latestSessionVia,
+  locationDirect,
+  locationVia,
+  registerDirect,
+  registerVia,
+} from "./_pos_places.ts";
 import { printDailyReport, printDrawerReport } from "./_report_view.ts";
 
 interface Located<T> {
@@ -26,38 +33,35 @@ interface Located<T> {
   locationName?: string;
 }
 
-function pickLocation(idOrName: string, matches: Array<{ id: string; name?: string }>) {
-  if (matches.length === 0) {
-    throw new NotFoundError("not_found", `No location "${idOrName}" (give its id or its name)`);
-  }
-  if (matches.length > 1) {
-    throw new UsageError(`Several locations are named "${idOrName}": give the id instead`);
-  }
-  return matches[0]!;
+interface ZOptions {
+  drawer?: string;
+  register?: string;
+  location?: string;
+  format?: string;
+  json?: boolean;
 }
 
-/** The location named `idOrName` through the API (names need settings.view: else give the id). */
-async function locationVia(api: ApiClient, idOrName: string) {
-  if (UUID.test(idOrName)) {
-    const found = await api.request<{ name: string }>("GET", `/locations/${idOrName}`)
-      .catch(() => undefined);
-    return { id: idOrName, name: found?.name };
+/** Which session `ops report z` reads: `--drawer`, or `--register`'s latest. */
+function zTarget(options: ZOptions): { drawer: string } | { register: string } {
+  if (options.drawer !== undefined && options.register !== undefined) {
+    throw new UsageError("Give --drawer or --register, not both");
   }
-  const page = await api.request<{ data: Array<{ id: string; name: string }> }>(
-    "GET",
-    "/locations",
-    { query: { q: idOrName, limit: 100 } },
-  ).catch((error) => {
-    if (error instanceof ApiError && error.status === 403) {
-      throw new CliError(
-        `Finding a location by name needs the settings.view permission: give its id instead ` +
-          `(--location UUID; ${error.message})`,
-      );
-    }
-    throw error;
-  });
-  const wanted = idOrName.toLowerCase();
-  return pickLocation(idOrName, page.data.filter((l) => l.name.toLowerCase() === wanted));
+  if (options.drawer !== undefined) {
+    if (!UUID.test(options.drawer)) throw new UsageError("--drawer must be a session id (UUID)");
+    if (options.location !== undefined) throw new UsageError("--location goes with --register");
+    return { drawer: options.drawer };
+  }
+  if (options.register !== undefined) return { register: options.register };
+  throw new UsageError("Give --register NAME (its latest session) or --drawer ID");
+}
+
+/** `Z report of register Front, cashier Ana Cruz` (the session id when the server named none). */
+function zHeading(report: DrawerReportJson): string {
+  const name = report.register?.name
+    ? `register ${report.register.name}`
+    : `drawer session ${report.sessionId}`;
+  return `${report.kind} report of ${name}` +
+    (report.cashier ? `, cashier ${report.cashier.name}` : "");
 }
 
 export function registerReport(program: Command): void {
@@ -65,32 +69,50 @@ export function registerReport(program: Command): void {
 
   const zReport = withFormatOptions(
     report.command("z")
-      .description("The Z report of a drawer session (X while it is still open)")
-      .requiredOption("--drawer <id>", "drawer session id"),
-  ).action(async (options: { drawer: string; format?: string; json?: boolean }) => {
+      .description(
+        "The Z report of a drawer session (X while it is still open): a register's latest " +
+          "session, or the session with that id",
+      )
+      .option("--register <idOrName>", "register name or id: its latest session")
+      .option("--location <idOrName>", "with --register: the register's location")
+      .option("--drawer <id>", "drawer session id (see `ops drawers list`)"),
+  ).action(async (options: ZOptions) => {
     const format = outputFormat(options);
-    if (!UUID.test(options.drawer)) throw new UsageError("--drawer must be a session id (UUID)");
+    const target = zTarget(options);
     const result = await run<Located<DrawerReportJson>>({
-      direct: async (deps) => ({
-        report: await getDrawerReport(deps, options.drawer),
-        timeZone: await findStoreTimezone(deps.db),
-      }),
-      server: async (api) => ({
-        report: await api.request<DrawerReportJson>("GET", `/drawers/${options.drawer}/report`),
-        timeZone: await storeTimezoneVia(api),
-      }),
+      direct: async (deps) => {
+        const id = "drawer" in target ? target.drawer : await latestSessionDirect(
+          deps,
+          await registerDirect(deps, target.register, options.location),
+        );
+        return {
+          report: await getDrawerReport(deps, id),
+          timeZone: await findStoreTimezone(deps.db),
+        };
+      },
+      server: async (api) => {
+        const id = "drawer" in target ? target.drawer : await latestSessionVia(
+          api,
+          await registerVia(api, target.register, options.location),
+        );
+        return {
+          report: await api.request<DrawerReportJson>("GET", `/drawers/${id}/report`),
+          timeZone: await storeTimezoneVia(api),
+        };
+      },
     });
     if (result.report.kind === "X") printNote("note: the session is still open (X report)");
     printDrawerReport(result.report, {
       format,
-      heading: `${result.report.kind} report of drawer session ${result.report.sessionId}`,
+      heading: zHeading(result.report),
       timeZone: result.timeZone,
     });
   });
   describe(zReport, {
     examples: [
+      "deno task ops report z --register Front",
+      'deno task ops report z --register Front --location "Main Street" --json',
       "deno task ops report z --drawer 0193a8c4-5b1e-7c2d-9e3f-0a1b2c3d4e5f",
-      "deno task ops report z --drawer 0193a8c4-5b1e-7c2d-9e3f-0a1b2c3d4e5f --json",
     ],
     env: BUSINESS_ENV,
   });
@@ -106,8 +128,7 @@ export function registerReport(program: Command): void {
       const { date } = parseInput(z.object({ date: isoDate.optional() }), { date: options.date });
       const result = await run<Located<DailyReportJson>>({
         direct: async (deps) => {
-          const ids = await findLocationIdsByIdOrName(deps.db, options.location);
-          const { id } = pickLocation(options.location, ids.map((id) => ({ id })));
+          const { id } = await locationDirect(deps, options.location);
           return {
             report: await getDailyReport(deps, id, date),
             timeZone: await findStoreTimezone(deps.db),

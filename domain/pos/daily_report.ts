@@ -8,17 +8,22 @@
  * date. Every sum is the plain sum of the sessions' figures: sales summary, payment rows
  * (merged by method), cash figures including `expectedBalance`. `closingBalance` and
  * `overShort` are summed over the closed sessions only (null when none is closed), so with an
- * open session among them `overShort` ≠ `closingBalance − expectedBalance` by design.
+ * open session among them `overShort` ≠ `closingBalance − expectedBalance` by design. The
+ * voids section merges the sessions' voids by cashier; each session row names its register
+ * and cashier.
  */
 import type { Cents } from "../money.ts";
 import { sumCents } from "../money.ts";
 import type { DrawerReport, DrawerSessionStatus, ReportFigures } from "./drawer_report.ts";
 import { PAYMENT_METHODS, type PaymentMethod } from "./transaction_totals.ts";
+import { mergeVoids, type NamedRef } from "./void_summary.ts";
 import { storeLocalDate } from "../calendar.ts";
 
 export interface DailySessionRow {
   sessionId: string;
   registerId: string | null;
+  register: NamedRef | null;
+  cashier: NamedRef | null;
   kind: "X" | "Z";
   status: DrawerSessionStatus;
   openedAt: Date;
@@ -122,9 +127,12 @@ export function buildDailyReport(input: DailyReportInput): DailyReport {
     adjustments: sessions.flatMap((s) => s.adjustments).sort((a, b) =>
       a.createdAt.getTime() - b.createdAt.getTime()
     ),
+    voids: mergeVoids(sessions.map((s) => s.voids)),
     sessions: sessions.map((s) => ({
       sessionId: s.sessionId,
       registerId: s.registerId,
+      register: s.register,
+      cashier: s.cashier,
       kind: s.kind,
       status: s.status,
       openedAt: s.openedAt,

@@ -135,3 +135,43 @@ Deno.test("the daily report is the sum of its sessions' drawer reports", () => {
     { numRuns: 100 },
   );
 });
+
+Deno.test("buildDailyReport() names each session's register and cashier and merges the voids", () => {
+  const ana = { id: "u-ana", name: "Ana Cruz" };
+  const ben = { id: "u-ben", name: "Ben Ode" };
+  const named = (id: string, cashier: typeof ana, voids: number[]) =>
+    buildDrawerReport({
+      session: {
+        id,
+        registerId: `${id}-r`,
+        register: { id: `${id}-r`, name: `Register ${id}` },
+        cashier,
+        status: "open",
+        openingBalanceCents: 0,
+        openedAt: new Date(`2026-11-21T1${id.length}:00:00.000Z`),
+      },
+      transactions: [],
+      adjustments: [],
+      voids: voids.map((cents, i) => ({
+        transactionId: `${id}-v${i}`,
+        totalCents: cents,
+        voidedBy: i === 0 ? cashier : ana,
+      })),
+      generatedAt: NOW,
+    });
+  const daily = buildDailyReport({
+    locationId: "l1",
+    date: "2026-11-21",
+    generatedAt: NOW,
+    sessions: [named("bb", ben, [700, 50]), named("a", ana, [1000])],
+  });
+  assertEquals(
+    daily.sessions.map((s) => [s.register?.name, s.cashier?.name]),
+    [["Register a", "Ana Cruz"], ["Register bb", "Ben Ode"]],
+  );
+  assertEquals(daily.voids, {
+    count: 3,
+    amount: 1750,
+    byCashier: [{ cashier: ana, count: 2, amount: 1050 }, { cashier: ben, count: 1, amount: 700 }],
+  });
+});

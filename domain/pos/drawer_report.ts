@@ -27,16 +27,27 @@
  *   `expectedBalance` = opening + cashSales − cashRefunds + adjustmentsIn − adjustmentsOut,
  *   `closingBalance` and `overShort` = closing − expected on a closed session (Z), else null.
  * - `kind` = "X" while the session is open, "Z" once closed.
+ * - `register` and `cashier` (who opened the session) name the session for people; `voids`
+ *   counts the transactions voided in it (`void_summary.ts`), which count nowhere else.
+ * - A discount entry carries the transaction's receipt number (`S-0001234`) when known.
  *
  * Amounts of refund transactions (lines and payouts) may be passed with either sign: their
  * magnitudes are used.
  */
 import type { Cents } from "../money.ts";
 import { sumCents } from "../money.ts";
+import { formatReceiptNumber } from "./receipt_number.ts";
 import { type OrderDiscount, PAYMENT_METHODS, type PaymentMethod } from "./transaction_totals.ts";
 import type { TransactionStatus, TransactionType } from "./transaction_status.ts";
+import {
+  type NamedRef,
+  type ReportVoid,
+  summarizeVoids,
+  type VoidsSummary,
+} from "./void_summary.ts";
 
 export type { TransactionStatus, TransactionType } from "./transaction_status.ts";
+export type { NamedRef, ReportVoid, VoidsByCashier, VoidsSummary } from "./void_summary.ts";
 export type DrawerSessionStatus = "open" | "closed";
 export type AdjustmentDirection = "in" | "out";
 
@@ -50,6 +61,10 @@ export interface ReportSession {
   closingBalanceCents?: Cents | null;
   openedAt: Date;
   closedAt?: Date | null;
+  /** The register and its name. */
+  register?: NamedRef | null;
+  /** Who opened the session. */
+  cashier?: NamedRef | null;
 }
 
 export interface ReportLine {
@@ -75,6 +90,8 @@ export interface ReportTransaction {
   payments: readonly ReportPayment[];
   /** The order discount as entered, for the discounts section. */
   discount?: OrderDiscount | null;
+  /** Its sequence number (`transactions.number`): the receipt number of a discount entry. */
+  number?: number | null;
 }
 
 export interface ReportAdjustment {
@@ -106,6 +123,8 @@ export interface PaymentBreakdownRow {
 
 export interface DiscountEntry {
   transactionId: string;
+  /** `S-0001234`; null when the transaction's number was not passed. */
+  receiptNumber: string | null;
   /** null when the lines carry a discount but the order discount was not passed. */
   kind: OrderDiscount["kind"] | null;
   /** Basis points for percent, cents for amount; null with `kind` null. */
@@ -142,12 +161,15 @@ export interface ReportFigures {
   discounts: DiscountEntry[];
   cashAccountability: CashAccountability;
   adjustments: AdjustmentEntry[];
+  voids: VoidsSummary;
 }
 
 export interface DrawerReport extends ReportFigures {
   kind: "X" | "Z";
   sessionId: string;
   registerId: string | null;
+  register: NamedRef | null;
+  cashier: NamedRef | null;
   locationId: string | null;
   status: DrawerSessionStatus;
   openedAt: Date;
@@ -160,6 +182,8 @@ export interface DrawerReportInput {
   /** The session's transactions (any status; voided and pending ones are ignored). */
   transactions: readonly ReportTransaction[];
   adjustments: readonly ReportAdjustment[];
+  /** The transactions voided in the session (see `void_summary.ts`). */
+  voids?: readonly ReportVoid[];
   generatedAt: Date;
 }
 
@@ -222,6 +246,7 @@ export function buildDrawerReport(input: DrawerReportInput): DrawerReport {
       if (discount !== 0) {
         discountEntries.push({
           transactionId: tx.id,
+          receiptNumber: tx.number == null ? null : formatReceiptNumber(tx.number),
           kind: tx.discount?.kind ?? null,
           value: tx.discount?.value ?? null,
           amount: discount,
@@ -264,6 +289,8 @@ export function buildDrawerReport(input: DrawerReportInput): DrawerReport {
     kind: closed ? "Z" : "X",
     sessionId: session.id,
     registerId: session.registerId ?? null,
+    register: session.register ?? null,
+    cashier: session.cashier ?? null,
     locationId: session.locationId ?? null,
     status: session.status,
     openedAt: session.openedAt,
@@ -299,5 +326,6 @@ export function buildDrawerReport(input: DrawerReportInput): DrawerReport {
       createdBy: a.createdBy ?? null,
       approvedBy: a.approvedBy ?? null,
     })),
+    voids: summarizeVoids(input.voids ?? []),
   };
 }

@@ -38,7 +38,7 @@ Deno.test("buildDrawerReport() builds an X report for an open session by the API
     { method: "card", count: 1, amount: 3000 },
   ]);
   assertEquals(report.discounts, [
-    { transactionId: "t1", kind: "percent", value: 1000, amount: 200 },
+    { transactionId: "t1", receiptNumber: "S-0001234", kind: "percent", value: 1000, amount: 200 },
   ]);
   assertEquals(report.cashAccountability, {
     openingBalance: 10_000,
@@ -130,4 +130,25 @@ Deno.test("drawer reports reconcile for any session (net = gross âˆ’ discounts â
     }),
     { numRuns: 200 },
   );
+});
+
+Deno.test("buildDrawerReport() names the register and cashier and counts voids apart", () => {
+  const register = { id: "r1", name: "Front" };
+  const cashier = { id: "u1", name: "Ana Cruz" };
+  const report = buildDrawerReport({
+    session: session({ register, cashier }),
+    transactions: [SALE, VOIDED],
+    adjustments: [],
+    voids: [{ transactionId: "t3", totalCents: 10_799, voidedBy: cashier }],
+    generatedAt: NOW,
+  });
+  assertEquals([report.register, report.cashier], [register, cashier]);
+  assertEquals(report.voids, {
+    count: 1,
+    amount: 10_799,
+    byCashier: [{ cashier, count: 1, amount: 10_799 }],
+  });
+  // A void counts nowhere else.
+  assertEquals(report.salesSummary.transactionCount, 1);
+  assertEquals(report.cashAccountability.cashSales, 1944);
 });

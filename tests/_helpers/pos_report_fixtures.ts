@@ -46,6 +46,7 @@ export const SALE: ReportTransaction = {
   id: "t1",
   type: "sale",
   status: "complete",
+  number: 1234,
   discount: { kind: "percent", value: 1000 },
   lines: [
     { grossCents: 2000, discountCents: 200, netCents: 1800, taxCents: 144 },

@@ -42,6 +42,7 @@ const DATA_COMMANDS = [
   "ops modules license",
   "ops report z",
   "ops report daily",
+  "ops drawers list",
   "ops lessons generate",
   "ops rentals bill",
   "ops user create",
@@ -56,7 +57,7 @@ const DATA_COMMANDS = [
 ];
 
 Deno.test("every command's help has an Examples and an Environment section", () => {
-  assertEquals(LEAVES.length, 27);
+  assertEquals(LEAVES.length, 28);
   for (const command of LEAVES) {
     const help = helpOf(command);
     assertMatch(help, /\nExamples:\n {2}\$ deno task ops /, pathOf(command));

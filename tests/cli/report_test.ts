@@ -1,7 +1,9 @@
 /**
- * `ops report z|daily` on the database directly, as a user runs them (a child process on a
- * prepared data directory): the API's JSON, one aligned table per section with money
- * right-aligned and times in the store's time zone, and `section,item,count,amount` CSV.
+ * `ops report z|daily` and `ops drawers list` on the database directly, as a user runs them (a
+ * child process on a prepared data directory): the API's JSON, one aligned table per section
+ * with money right-aligned and times in the store's time zone, and `section,item,count,amount`
+ * CSV; sessions by register and cashier, voids by cashier, one sign convention (money that
+ * moves one way is a positive magnitude under a label saying which way).
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
 import { embeddedRunTest, removeDir } from "../_helpers/processes.ts";
@@ -12,6 +14,8 @@ import { closeDrawer, openDrawer } from "../../app/pos/drawers.ts";
 import { createTransaction } from "../../app/pos/transactions.ts";
 import { addPayment } from "../../app/pos/payments.ts";
 import { completeTransaction } from "../../app/pos/complete_transaction.ts";
+import { voidTransaction } from "../../app/pos/void_and_refund.ts";
+import { addAdjustment } from "../../app/pos/adjustments.ts";
 
 let dataDir: string;
 let place: OpsPlace;
@@ -49,7 +53,19 @@ embeddedRunTest.beforeAll(async () => {
     });
     await addPayment(deps, actor, tx.id, { method: "cash", amount: "25.00", tendered: "30.00" });
     await completeTransaction(deps, actor, tx.id, undefined);
-    await closeDrawer(deps, actor, session.id, { closingBalance: "124.00" });
+    const voided = await createTransaction(deps, actor, {
+      locationId,
+      registerId: register.id,
+      type: "sale",
+      items: [{ description: "Tuner", quantity: 1, unitPrice: "7.50" }],
+    });
+    await voidTransaction(deps, actor, voided.id, { reason: "Wrong item" });
+    await addAdjustment(deps, actor, session.id, {
+      direction: "out",
+      amount: "20.00",
+      reason: "Bank drop",
+    });
+    await closeDrawer(deps, actor, session.id, { closingBalance: "104.00" });
     sessionId = session.id;
     const register2 = await createRegister(deps, { name: "Back", locationId });
     openSessionId = (await openDrawer(deps, actor, {
@@ -63,31 +79,41 @@ embeddedRunTest.afterAll(async () => {
 });
 
 embeddedRunTest(
-  "ops report z prints one table per section, money right-aligned; an open session gives its X report",
+  "ops report z --register prints its latest session, one table per section, money right-aligned",
   async () => {
     // One at a time: a second process cannot open the embedded database while one has it.
-    const table = await ops(place, ["report", "z", "--drawer", sessionId]);
+    const table = await ops(place, ["report", "z", "--register", "front"]);
     const csv = await ops(place, ["report", "z", "--drawer", openSessionId, "--format", "csv"]);
     assertEquals(table.code, 0, table.stderr);
     assertMatch(
       table.stdout,
-      /^Z report of drawer session [-0-9a-f]{36}: opened \d{4}-\d\d-\d\d \d\d:\d\d \([\w/]+\), closed /,
+      /^Z report of register Front, cashier Ada Admin: opened \d{4}-\d\d-\d\d \d\d:\d\d \([\w/]+\), closed /,
     );
     assertMatch(table.stdout, /^SALES\s+COUNT\s+AMOUNT$/m);
     assertMatch(table.stdout, /^Transactions\s+1$/m);
+    assertMatch(table.stdout, /^PAYMENTS\s+COUNT\s+NET\ncash\s+1\s+25\.00$/m);
     assertMatch(table.stdout, /^CASH DRAWER\s+AMOUNT$/m);
+    assertMatch(table.stdout, /^Cash out\s+20\.00$/m);
     assertMatch(table.stdout, /^Over\/short\s+-1\.00$/m);
+    // Cash out is a positive amount under its label, in both sections.
+    assertMatch(table.stdout, /^CASH IN\/OUT\s+AMOUNT\nCash out: Bank drop\s+20\.00$/m);
+    assertMatch(
+      table.stdout,
+      /^VOIDS\s+COUNT\s+AMOUNT\nVoided\s+1\s+7\.50\nby Ada Admin\s+1\s+7\.50$/m,
+    );
     // Right-aligned: each amount of a section ends in the column where AMOUNT ends.
     const cash = table.stdout.split("\n\n").find((s) => s.startsWith("CASH DRAWER"))!;
     const [header, ...rows] = cash.split("\n");
     for (const row of rows) assertEquals(row.length, header!.length, row);
     assertEquals(table.stdout.includes("SECTION"), false);
+    assertEquals(table.stdout.includes(sessionId), false);
 
     assertEquals(csv.code, 0, csv.stderr);
     const lines = csv.stdout.split("\r\n");
     assertEquals(lines[0], "section,item,count,amount");
     assertStringIncludes(csv.stdout, "\r\ncash,Opening balance,,10.00\r\n");
     assertStringIncludes(csv.stdout, "\r\nsales,Transactions,0,\r\n");
+    assertStringIncludes(csv.stdout, "\r\nvoids,Voided,0,0.00\r\n");
     assertStringIncludes(csv.stderr, "X report");
   },
 );
@@ -116,41 +142,109 @@ embeddedRunTest(
     const daily = JSON.parse(json.stdout);
     assertEquals(daily.sessions.length, 2);
     assertEquals(daily.salesSummary.transactionCount, 1);
-    assertEquals(daily.cashAccountability.closingBalance, "124.00");
+    assertEquals(daily.cashAccountability.closingBalance, "104.00");
+    assertEquals(daily.sessions.map((s: { register: { name: string } }) => s.register.name), [
+      "Front",
+      "Back",
+    ]);
+    assertEquals(daily.voids.count, 1);
 
     assertEquals(table.code, 0, table.stderr);
     assertMatch(table.stdout, /^Daily report: Main Street, \d{4}-\d\d-\d\d \(generated /);
-    assertMatch(table.stdout, /^PAYMENTS\s+COUNT\s+AMOUNT\ncash\s+1\s+25\.00$/m);
+    assertMatch(table.stdout, /^PAYMENTS\s+COUNT\s+NET\ncash\s+1\s+25\.00$/m);
+    assertMatch(table.stdout, /^by Ada Admin\s+1\s+7\.50$/m);
     assertMatch(
       table.stdout,
-      /^SESSION\s+KIND\s+OPENED\s+CLOSED\s+TX\s+TOTAL\s+EXPECTED\s+CLOSING\s+OVER\/SHORT$/m,
+      /^REGISTER\s+CASHIER\s+KIND\s+OPENED\s+CLOSED\s+TX\s+TOTAL\s+EXPECTED\s+CLOSING\s+OVER\/SHORT\s+SESSION$/m,
     );
     assertMatch(
       table.stdout,
       new RegExp(
-        `^${sessionId}\\s+Z\\s+.*\\s+1\\s+25\\.00\\s+125\\.00\\s+124\\.00\\s+-1\\.00$`,
+        `^Front\\s+Ada Admin\\s+Z\\s+.*\\s+1\\s+25\\.00\\s+105\\.00\\s+104\\.00\\s+-1\\.00\\s+${sessionId}$`,
         "m",
       ),
     );
 
     assertEquals(csv.code, 0, csv.stderr);
     assertStringIncludes(csv.stdout, "\r\nsales,Total,,25.00\r\n");
-    assertStringIncludes(csv.stdout, `\r\nsessions,${sessionId},1,25.00\r\n`);
+    assertStringIncludes(csv.stdout, "\r\nsessions,Front (Ada Admin),1,25.00\r\n");
+    assertStringIncludes(csv.stdout, "\r\nvoids,by Ada Admin,1,7.50\r\n");
+    assertStringIncludes(csv.stdout, "\r\nadjustments,Cash out: Bank drop,,20.00\r\n");
     assert(csv.stdout.endsWith("\r\n"));
   },
 );
 
-embeddedRunTest("ops report: bad input exits 2, an unknown drawer or location 1", async () => {
-  const results = await opsAll(place, {
-    badDate: ["report", "daily", "--location", "Main Street", "--date", "21-11-2026"],
-    badDrawer: ["report", "z", "--drawer", "nope"],
-    noDrawer: ["report", "z"],
-  });
-  for (const result of Object.values(results)) assertEquals(result.code, 2, result.stderr);
-  assertStringIncludes(results.badDate.stderr, "--date");
-  const unknownDrawer = await ops(place, ["report", "z", "--drawer", crypto.randomUUID()]);
-  assertEquals(unknownDrawer.code, 1);
-  const unknownLocation = await ops(place, ["report", "daily", "--location", "Nowhere"]);
-  assertEquals(unknownLocation.code, 1);
-  assertStringIncludes(unknownLocation.stderr, 'No location "Nowhere"');
-});
+embeddedRunTest(
+  "ops report: bad input exits 2, an unknown drawer, register or location 1",
+  async () => {
+    const results = await opsAll(place, {
+      badDate: ["report", "daily", "--location", "Main Street", "--date", "21-11-2026"],
+      badDrawer: ["report", "z", "--drawer", "nope"],
+      noDrawer: ["report", "z"],
+      both: ["report", "z", "--drawer", sessionId, "--register", "Front"],
+      badStatus: ["drawers", "list", "--status", "gone"],
+    });
+    for (const result of Object.values(results)) assertEquals(result.code, 2, result.stderr);
+    assertStringIncludes(results.badDate.stderr, "--date");
+    assertStringIncludes(results.noDrawer.stderr, "--register");
+    assertStringIncludes(results.both.stderr, "not both");
+    assertStringIncludes(results.badStatus.stderr, "--status");
+    const unknownDrawer = await ops(place, ["report", "z", "--drawer", crypto.randomUUID()]);
+    assertEquals(unknownDrawer.code, 1);
+    const unknownRegister = await ops(place, ["report", "z", "--register", "Side"]);
+    assertEquals(unknownRegister.code, 1);
+    assertStringIncludes(unknownRegister.stderr, 'No register "Side"');
+    const unknownLocation = await ops(place, ["report", "daily", "--location", "Nowhere"]);
+    assertEquals(unknownLocation.code, 1);
+    assertStringIncludes(unknownLocation.stderr, 'No location "Nowhere"');
+  },
+);
+
+embeddedRunTest(
+  "ops drawers list names each session's register and cashier, newest first",
+  async () => {
+    const table = await ops(place, ["drawers", "list"]);
+    const open = await ops(place, [
+      "drawers",
+      "list",
+      "--register",
+      "back",
+      "--location",
+      "Main Street",
+      "--status",
+      "open",
+      "--json",
+    ]);
+    const csv = await ops(place, ["drawers", "list", "--status", "closed", "--format", "csv"]);
+    assertEquals(table.code, 0, table.stderr);
+    assertMatch(
+      table.stdout,
+      /^REGISTER\s+CASHIER\s+STATUS\s+OPENED\s+CLOSED\s+OPENING\s+EXPECTED\s+CLOSING\s+OVER\/SHORT\s+SESSION$/m,
+    );
+    const rows = table.stdout.trimEnd().split("\n").slice(1);
+    assertEquals(rows.length, 2);
+    assertMatch(
+      rows[0]!,
+      new RegExp(`^Back\\s+Ada Admin\\s+open\\s+.*\\s+10\\.00\\s+${openSessionId}$`),
+    );
+    assertMatch(
+      rows[1]!,
+      new RegExp(
+        `^Front\\s+Ada Admin\\s+closed\\s+.*\\s+105\\.00\\s+104\\.00\\s+-1\\.00\\s+${sessionId}$`,
+      ),
+    );
+
+    assertEquals(open.code, 0, open.stderr);
+    const page = JSON.parse(open.stdout);
+    assertEquals(page.data.map((s: { id: string }) => s.id), [openSessionId]);
+    assertEquals(page.data[0].register.name, "Back");
+    assertEquals(page.data[0].cashier.name, "Ada Admin");
+
+    assertEquals(csv.code, 0, csv.stderr);
+    assertEquals(
+      csv.stdout.split("\r\n")[0],
+      "REGISTER,CASHIER,STATUS,OPENED,CLOSED,OPENING,EXPECTED,CLOSING,OVER/SHORT,SESSION",
+    );
+    assertStringIncludes(csv.stdout, "\r\nFront,Ada Admin,closed,");
+  },
+);

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any
 /**
  * `ops` while the real server (`main.ts`, a child on a free port) holds the embedded database:
  * the first user registered through it, `ops login`, `whoami`, the business commands going
@@ -145,6 +146,21 @@ embeddedRunTest(
     assertEquals(table.code, 0, table.stderr);
     assertMatch(table.stdout, /^Daily report: Main Street, \d{4}-\d\d-\d\d/);
     assertMatch(table.stdout, /^Total\s+25\.00$/m);
+    const z = await ops(
+      place,
+      ["report", "z", "--register", "front", "--location", "Main Street"],
+      {
+        env,
+      },
+    );
+    assertEquals(z.code, 0, z.stderr);
+    assertMatch(z.stdout, /^X report of register Front, cashier Olive Owner: opened /);
+    const drawers = await ops(place, ["drawers", "list", "--register", "Front", "--json"], { env });
+    assertEquals(drawers.code, 0, drawers.stderr);
+    assertEquals(
+      JSON.parse(drawers.stdout).data.map((s: any) => [s.register.name, s.cashier.name, s.status]),
+      [["Front", "Olive Owner", "open"]],
+    );
 
     const disabled = await ops(place, ["modules", "disable", "vault", "--json"], { env });
     assertEquals(disabled.code, 0, disabled.stderr);

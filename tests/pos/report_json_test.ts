@@ -25,6 +25,7 @@ Deno.test("drawerReportToJson() writes money as strings and times as ISO", () =>
   });
   assertEquals(json.discounts, [{
     transactionId: "t1",
+    receiptNumber: "S-0001234",
     kind: "percent",
     value: "10.00",
     amount: "2.00",

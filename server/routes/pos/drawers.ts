@@ -11,7 +11,7 @@ import {
   drawerReportSchema,
   drawerSessionSchema,
   openDrawerBody,
-} from "../../../app/pos/pos_schemas.ts";
+} from "../../../app/pos/drawer_schemas.ts";
 import { addAdjustment, listDrawerAdjustments } from "../../../app/pos/adjustments.ts";
 import {
   closeDrawer,

@@ -1,6 +1,6 @@
 /** The daily report of a location (API §8). */
 import type { AppDeps } from "../../../app/deps.ts";
-import { dailyReportQuery, dailyReportSchema } from "../../../app/pos/pos_schemas.ts";
+import { dailyReportQuery, dailyReportSchema } from "../../../app/pos/drawer_schemas.ts";
 import { getDailyReport } from "../../../app/pos/reports.ts";
 import { ApiRouter } from "../../route.ts";
 
