@@ -14,31 +14,33 @@ import {
   storeHeaderHtml,
 } from "../printing/html_page.ts";
 import {
-  METHOD_LABELS,
+  paymentLabel,
+  printedMoney,
   type Receipt,
   RECEIPT_FOOTER,
   type ReceiptLine,
   type ReceiptPayment,
   showsChange,
   statusMark,
+  totalLabel,
   TYPE_TITLES,
 } from "./receipt_text.ts";
 
-function amountRow(label: string, cents: number, className = ""): SafeHtml {
-  const amount = formatMoney(cents);
+/** A row of an amount printed as the text receipt prints it (a magnitude, see receipt_text.ts). */
+function amountRow(label: string, cents: number, className = "", amount = printedMoney(cents)) {
   return markup`<tr class="${className}"><th>${label}</th><td class="num">${amount}</td></tr>`;
 }
 
 function lineRow(line: ReceiptLine): SafeHtml {
   const qty = line.quantity === 1
     ? null
-    : markup`<br><span class="qty">${line.quantity} x ${formatMoney(line.unitPrice)}</span>`;
-  const amount = formatMoney(line.amount);
+    : markup`<br><span class="qty">${line.quantity} x ${printedMoney(line.unitPrice)}</span>`;
+  const amount = printedMoney(line.amount);
   return markup`<tr><td>${line.description}${qty}</td><td class="num">${amount}</td></tr>`;
 }
 
-function paymentRows(payment: ReceiptPayment): SafeHtml[] {
-  const rows = [amountRow(METHOD_LABELS[payment.method] ?? payment.method, payment.amount)];
+function paymentRows(receipt: Receipt, payment: ReceiptPayment): SafeHtml[] {
+  const rows = [amountRow(paymentLabel(receipt, payment.method), payment.amount)];
   if (payment.method === "cash" && payment.tendered !== payment.amount) {
     rows.push(amountRow("Tendered", payment.tendered, "sub"));
   }
@@ -60,13 +62,17 @@ export function renderReceiptHtml(receipt: Receipt, paper: PaperSize = "roll"): 
   if (receipt.customerName) facts.push(["Customer", receipt.customerName]);
 
   const totals = [amountRow("Subtotal", receipt.subtotal)];
-  if (receipt.discount !== 0) totals.push(amountRow("Discount", 0 - receipt.discount));
-  totals.push(amountRow("Tax", receipt.tax), amountRow("TOTAL", receipt.total, "total"));
+  if (receipt.discount !== 0) totals.push(amountRow("Discount", receipt.discount));
+  totals.push(
+    amountRow("Tax", receipt.tax),
+    amountRow(totalLabel(receipt), receipt.total, "total"),
+  );
 
-  const payments = receipt.payments.flatMap(paymentRows);
+  const payments = receipt.payments.flatMap((payment) => paymentRows(receipt, payment));
   if (showsChange(receipt)) payments.push(amountRow("Change", receipt.change));
   if (receipt.balanceDue !== 0) {
-    payments.push(amountRow("Balance due", receipt.balanceDue, "total"));
+    const due = formatMoney(receipt.balanceDue);
+    payments.push(amountRow("Balance due", receipt.balanceDue, "total", due));
   }
 
   const mark = statusMark(receipt.status);

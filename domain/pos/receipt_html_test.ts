@@ -21,7 +21,7 @@ Deno.test("renderReceiptHtml() shows the receipt number and the same figures as 
   assertStringIncludes(text, "No. S-0001234");
   assert(!page.includes(receipt.transactionId), "the UUID is not printed");
   for (
-    const figure of ["25.98", "45.00", "70.98", "-7.10", "5.27", "69.15", "40.00", "29.15", "0.85"]
+    const figure of ["25.98", "45.00", "70.98", "7.10", "5.27", "69.15", "40.00", "29.15", "0.85"]
   ) {
     assertStringIncludes(text, figure);
     assertStringIncludes(renderReceiptText(receipt), figure);
@@ -73,4 +73,27 @@ Deno.test("receiptEmail() carries the text and the HTML forms under a numbered s
     receiptEmail(refund).subject,
     "Your refund receipt S-0000005 from Evil Bcc: x@y.test",
   );
+});
+
+Deno.test("renderReceiptHtml() prints a refund's amounts as positive under refund labels", () => {
+  const input = sampleReceiptInput();
+  input.transaction = { ...input.transaction, type: "refund", originalNumber: 1234 };
+  input.lines = [{
+    description: "Setup labor",
+    quantity: 1,
+    unitPriceCents: 4500,
+    isConsumable: false,
+    amountCents: -4500,
+  }];
+  input.totals = {
+    subtotalCents: -4500,
+    discountTotalCents: 0,
+    taxTotalCents: 0,
+    totalCents: -4500,
+  };
+  input.payments = [{ method: "card", amountCents: -4500, tenderedCents: -4500, changeCents: 0 }];
+  const text = visibleText(renderReceiptHtml(buildReceipt(input)));
+  assertStringIncludes(text, "TOTAL REFUNDED 45.00");
+  assertStringIncludes(text, "Card refund 45.00");
+  assert(!text.includes("-45.00"), text);
 });

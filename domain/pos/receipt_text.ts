@@ -13,6 +13,12 @@
  * wrap at word boundaries (words longer than a row are cut) to at most 3 rows, the last one
  * ending in "..." if anything was left over; control characters and runs of whitespace
  * become one space. Amounts are right-aligned.
+ *
+ * Signs (the reports' convention, API §8): every printed amount is a positive magnitude and its
+ * label says which way the money goes. A refund's receipt prints what is returned and paid back
+ * as positive amounts under "TOTAL REFUNDED" and "Cash refund" (its JSON keeps the refund
+ * transaction's negative figures); the discount is "Discount 7.10", taken off the subtotal.
+ * Only the balance due, a difference, keeps its sign.
  */
 import type { Cents } from "../money.ts";
 import { formatMoney, sumCents } from "../money.ts";
@@ -199,6 +205,22 @@ export const TYPE_TITLES: Record<TransactionType, string> = {
   refund: "REFUND",
 };
 
+/** An amount as printed: its magnitude (the label says which way it goes; see the top). */
+export function printedMoney(cents: Cents): string {
+  return formatMoney(Math.abs(cents));
+}
+
+/** The label of the receipt's total: a refund's total is paid back. */
+export function totalLabel(receipt: Pick<Receipt, "type">): string {
+  return receipt.type === "refund" ? "TOTAL REFUNDED" : "TOTAL";
+}
+
+/** The label of a payment: on a refund's receipt, the money paid back that way. */
+export function paymentLabel(receipt: Pick<Receipt, "type">, method: PaymentMethod): string {
+  const label = METHOD_LABELS[method] ?? method;
+  return receipt.type === "refund" ? `${label} refund` : label;
+}
+
 /** The status mark printed under the title (none for a complete transaction). */
 export function statusMark(status: TransactionStatus): string | null {
   if (status === "voided") return "*** VOIDED ***";
@@ -236,7 +258,7 @@ export function renderReceiptText(receipt: Receipt, w = RECEIPT_WIDTH): string {
   out.push(rule);
 
   for (const line of receipt.lines) {
-    const amount = formatMoney(line.amount);
+    const amount = printedMoney(line.amount);
     if (line.quantity === 1) {
       // Description and amount side by side; the description wraps in the left column.
       const rows = wrapText(line.description, w - textWidth(amount) - 1, MAX_DESCRIPTION_ROWS);
@@ -244,27 +266,25 @@ export function renderReceiptText(receipt: Receipt, w = RECEIPT_WIDTH): string {
       if (rows.length === 0) out.push(leftRight("", amount, w));
     } else {
       for (const text of wrapText(line.description, w, MAX_DESCRIPTION_ROWS)) out.push(text);
-      out.push(leftRight(`  ${line.quantity} x ${formatMoney(line.unitPrice)}`, amount, w));
+      out.push(leftRight(`  ${line.quantity} x ${printedMoney(line.unitPrice)}`, amount, w));
     }
   }
   out.push(rule);
-  out.push(leftRight("Subtotal", formatMoney(receipt.subtotal), w));
+  out.push(leftRight("Subtotal", printedMoney(receipt.subtotal), w));
   if (receipt.discount !== 0) {
-    out.push(leftRight("Discount", formatMoney(0 - receipt.discount), w));
+    out.push(leftRight("Discount", printedMoney(receipt.discount), w));
   }
-  out.push(leftRight("Tax", formatMoney(receipt.tax), w));
-  out.push(leftRight("TOTAL", formatMoney(receipt.total), w));
+  out.push(leftRight("Tax", printedMoney(receipt.tax), w));
+  out.push(leftRight(totalLabel(receipt), printedMoney(receipt.total), w));
   out.push(rule);
   for (const payment of receipt.payments) {
-    out.push(
-      leftRight(METHOD_LABELS[payment.method] ?? payment.method, formatMoney(payment.amount), w),
-    );
+    out.push(leftRight(paymentLabel(receipt, payment.method), printedMoney(payment.amount), w));
     if (payment.method === "cash" && payment.tendered !== payment.amount) {
-      out.push(leftRight("  Tendered", formatMoney(payment.tendered), w));
+      out.push(leftRight("  Tendered", printedMoney(payment.tendered), w));
     }
     if (cleanText(payment.reference)) out.push(cutText(`  Ref ${cleanText(payment.reference)}`, w));
   }
-  if (showsChange(receipt)) out.push(leftRight("Change", formatMoney(receipt.change), w));
+  if (showsChange(receipt)) out.push(leftRight("Change", printedMoney(receipt.change), w));
   if (receipt.balanceDue !== 0) {
     out.push(leftRight("Balance due", formatMoney(receipt.balanceDue), w));
   }

@@ -24,7 +24,7 @@ Deno.test("renderReceiptText() prints a 40-column receipt with totals, payments 
       "Setup labor                        45.00",
       "----------------------------------------",
       "Subtotal                           70.98",
-      "Discount                           -7.10",
+      "Discount                            7.10",
       "Tax                                 5.27",
       "TOTAL                              69.15",
       "----------------------------------------",
@@ -70,9 +70,9 @@ Deno.test("renderReceiptText() wraps long descriptions and marks refunds and voi
   assert(!text.includes("0193a6f0"), "no UUID is printed");
   assertStringIncludes(
     text,
-    "A very long description of a       -1.00\nvintage instrument case with extra\n",
+    "A very long description of a        1.00\nvintage instrument case with extra\n",
   );
-  assertStringIncludes(text, "padding and a supercalifragilis...\n");
+  assertStringIncludes(text, "padding and a supercalifragilist...\n");
   for (const line of text.split("\n")) assert(Array.from(line).length <= 40, line);
 });
 
@@ -159,4 +159,49 @@ Deno.test("every receipt row fits 40 columns and no consumable is ever printed",
     ),
     { numRuns: 200 },
   );
+});
+
+Deno.test("a refund's receipt prints positive amounts under labels that say they go back", () => {
+  const input = sampleReceiptInput();
+  input.transaction = { ...input.transaction, number: 1301, type: "refund", originalNumber: 1234 };
+  input.lines = [{
+    description: "Setup labor",
+    quantity: 1,
+    unitPriceCents: 4500,
+    isConsumable: false,
+    amountCents: -4500,
+  }, {
+    description: "Guitar strings, light gauge",
+    quantity: 2,
+    unitPriceCents: 1299,
+    isConsumable: false,
+    amountCents: -2598,
+  }];
+  input.totals = {
+    subtotalCents: -7098,
+    discountTotalCents: -710,
+    taxTotalCents: -527,
+    totalCents: -6915,
+  };
+  input.payments = [{ method: "cash", amountCents: -6915, tenderedCents: -6915, changeCents: 0 }];
+  const text = renderReceiptText(buildReceipt(input));
+  const rows = text.split("\n").slice(text.split("\n").indexOf("No. S-0001301"));
+  assertEquals(rows.slice(3), [
+    "----------------------------------------",
+    "Setup labor                        45.00",
+    "Guitar strings, light gauge",
+    "  2 x 12.99                        25.98",
+    "----------------------------------------",
+    "Subtotal                           70.98",
+    "Discount                            7.10",
+    "Tax                                 5.27",
+    "TOTAL REFUNDED                     69.15",
+    "----------------------------------------",
+    "Cash refund                        69.15",
+    "Change                              0.00",
+    "",
+    "               Thank you!",
+    "",
+  ]);
+  assert(!/-\d+\.\d\d/.test(text), text);
 });

@@ -173,9 +173,16 @@ Deno.test("a refund's receipt names the original's receipt number and the reason
   assert(rows.includes(`Refund of ${sale.receiptNumber}`), text);
   assertStringIncludes(text.replace(/\n/g, " "), `Reason: ${reason}`);
   assert(!text.includes(sale.id) && !text.includes(refund.id), "no UUID");
+  // The reports' sign convention: what goes back prints positive under a label saying so.
+  const paidBack = refund.total.replace("-", "");
+  assertMatch(text, new RegExp(`^TOTAL REFUNDED +${paidBack}$`, "m"));
+  assertMatch(text, new RegExp(`^Cash refund +${paidBack}$`, "m"));
+  assert(!/-\d+\.\d\d/.test(text), text);
 
   const page = (await receipt(refund.id, "text/html")).text;
   assertStringIncludes(page, sale.receiptNumber);
+  assertStringIncludes(page, "TOTAL REFUNDED");
+  assert(!page.includes(refund.total), "the page prints the magnitude, not the signed total");
   assertStringIncludes(page, "Cracked &lt;reed&gt; &quot;tip&quot;; customer&#39;s choice");
   assert(!page.includes("<reed>"));
 });
