@@ -65,27 +65,34 @@ export interface UnitForSale {
   id: string;
   productId: string;
   status: string;
+  serialNumber: string | null;
 }
 
 /** Units that new sale lines refer to, in one query (soft-deleted ones are left out). */
 export async function findUnitsForSale(db: Db, ids: readonly string[]): Promise<UnitForSale[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom("units").select(["id", "product_id", "status"])
+  const rows = await db.selectFrom("units").select(["id", "product_id", "status", "serial_number"])
     .where("id", "in", ids).where("deleted_at", "is", null).execute();
-  return rows.map((row) => ({ id: row.id, productId: row.product_id, status: row.status }));
+  return rows.map((row) => ({
+    id: row.id,
+    productId: row.product_id,
+    status: row.status,
+    serialNumber: row.serial_number,
+  }));
 }
 
 /**
  * Locks units FOR UPDATE, in id order (so concurrent sales never deadlock), until the caller
- * commits, and returns their status. FOR UPDATE is the one lock strength of a unit row.
+ * commits, and returns their status (and serial number, which a refusal names). FOR UPDATE
+ * is the one lock strength of a unit row.
  */
 export async function lockUnits(
   trx: Transaction<Database>,
   ids: readonly string[],
-): Promise<Array<{ id: string; status: string }>> {
+): Promise<Array<{ id: string; status: string; serialNumber: string | null }>> {
   if (ids.length === 0) return [];
-  return await trx.selectFrom("units").select(["id", "status"]).where("id", "in", ids)
-    .orderBy("id").forUpdate().execute();
+  return await trx.selectFrom("units").select(["id", "status", "serial_number as serialNumber"])
+    .where("id", "in", ids).orderBy("id").forUpdate().execute();
 }
 
 /**

@@ -34,7 +34,7 @@ import {
 import { findLessonType } from "./lesson_types_repo.ts";
 import type { Enrollment } from "./lesson_schemas.ts";
 import { deleteScheduledSessionsAfter } from "./sessions_repo.ts";
-import { findSlotCore, lockSlot } from "./slots_repo.ts";
+import { findSlotCore, findSlotNames, lockSlot } from "./slots_repo.ts";
 import { storeToday } from "../platform/store.ts";
 
 /**
@@ -66,10 +66,13 @@ export interface EnrollInput {
   rate?: string | null;
 }
 
-/** Locks the slot and checks capacity and double booking for the placement. */
+/**
+ * Locks the slot and checks capacity and double booking for the placement (a refusal names the
+ * member and the slots).
+ */
 async function checkPlacement(
   trx: Transaction<Database>,
-  memberId: string,
+  member: { id: string; name: string },
   slotId: string,
   startDate: string,
   endDate: string | null,
@@ -78,7 +81,8 @@ async function checkPlacement(
   const slot = await lockSlot(trx, slotId);
   if (!slot) throw new InvalidReferenceError("slotId", `Schedule slot "${slotId}" does not exist`);
   assertCanEnroll({
-    memberId,
+    memberId: member.id,
+    memberName: member.name,
     placement: {
       slotId,
       dayOfWeek: slot.dayOfWeek,
@@ -86,23 +90,31 @@ async function checkPlacement(
       endMinute: slot.endMinute,
       startDate,
       endDate,
+      names: await findSlotNames(trx, slotId),
     },
     slotIsActive: slot.isActive,
     maxStudents: slot.maxStudents,
     seatsHeld: await countSeatsHeld(trx, slotId, startDate, endDate, excludeId),
-    memberEnrollments: await listHeldEnrollmentsOfMember(trx, memberId, excludeId),
+    memberEnrollments: await listHeldEnrollmentsOfMember(trx, member.id, excludeId),
   });
   return slot;
 }
 
 export async function enrollMember(deps: AppDeps, input: EnrollInput): Promise<Enrollment> {
   return await withTransaction(deps.db, async (trx) => {
-    if (!(await lockMember(trx, input.memberId))) {
+    const member = await lockMember(trx, input.memberId);
+    if (!member) {
       throw new InvalidReferenceError("memberId", `Member "${input.memberId}" does not exist`);
     }
     const endDate = input.endDate ?? null;
     assertEnrollmentDates(input.startDate, endDate);
-    const slot = await checkPlacement(trx, input.memberId, input.slotId, input.startDate, endDate);
+    const slot = await checkPlacement(
+      trx,
+      { id: member.id, name: `${member.firstName} ${member.lastName}` },
+      input.slotId,
+      input.startDate,
+      endDate,
+    );
     let rate = input.rate;
     if (rate === undefined) {
       const slotRate = slot.ratePresets[input.billingInterval];
@@ -145,7 +157,14 @@ export async function changeEnrollment(
     };
     assertEnrollmentDates(next.startDate, next.endDate);
     if (placementCheckNeeded(current, next)) {
-      await checkPlacement(trx, current.memberId, next.slotId, next.startDate, next.endDate, id);
+      await checkPlacement(
+        trx,
+        { id: current.memberId, name: current.memberName },
+        next.slotId,
+        next.startDate,
+        next.endDate,
+        id,
+      );
     } else if (changes.slotId !== undefined && !(await findSlotCore(trx, changes.slotId))) {
       throw new InvalidReferenceError("slotId", `Schedule slot "${changes.slotId}" does not exist`);
     }

@@ -156,6 +156,8 @@ export async function listHeldEnrollmentsOfMember(
 ): Promise<HeldEnrollment[]> {
   let query = db.selectFrom("enrollments as e")
     .innerJoin("schedule_slots as s", "s.id", "e.slot_id")
+    .innerJoin("instructors as i", "i.id", "s.instructor_id")
+    .innerJoin("lesson_types as t", "t.id", "s.lesson_type_id")
     .select([
       "e.id",
       "e.slot_id",
@@ -164,6 +166,9 @@ export async function listHeldEnrollmentsOfMember(
       "s.day_of_week",
       "s.start_minute",
       "s.end_minute",
+      "s.room",
+      "t.name as lesson_type_name",
+      sql<string>`i.first_name || ' ' || i.last_name`.as("instructor_name"),
     ])
     .where("e.member_id", "=", memberId).where("e.status", "in", SEAT_HOLDING_STATUSES);
   if (excludeId) query = query.where("e.id", "<>", excludeId);
@@ -176,6 +181,11 @@ export async function listHeldEnrollmentsOfMember(
     dayOfWeek: r.day_of_week,
     startMinute: r.start_minute,
     endMinute: r.end_minute,
+    names: {
+      lessonTypeName: r.lesson_type_name,
+      instructorName: r.instructor_name,
+      room: r.room,
+    },
   }));
 }
 

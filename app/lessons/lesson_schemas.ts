@@ -256,8 +256,26 @@ export const sessionSchema = z.object({
   makeupForSessionId: uuid.nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
+  memberName: z.string().nullable().describe('The member\'s "First Last"'),
+  instructorName: z.string().nullable().describe("The slot's instructor's \"First Last\""),
+  substituteInstructorName: z.string().nullable(),
+  lessonTypeId: uuid.nullable().describe("The slot's lesson type"),
+  lessonTypeName: z.string().nullable(),
+  room: z.string().nullable().describe("The slot's room"),
 });
 export type Session = z.output<typeof sessionSchema>;
+/** The names a session is read with (the rest is its own row). */
+export type SessionNames = Pick<
+  Session,
+  | "memberName"
+  | "instructorName"
+  | "substituteInstructorName"
+  | "lessonTypeId"
+  | "lessonTypeName"
+  | "room"
+>;
+/** A session's own row, without the names of what it refers to. */
+export type SessionRecord = Omit<Session, keyof SessionNames>;
 
 export const sessionListQuery = listQuery({
   sort: ["date", "createdAt"],

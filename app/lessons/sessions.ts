@@ -19,7 +19,7 @@ import { withTransaction } from "../db/transaction.ts";
 import { isInstructorBlocked } from "./blocked_dates_repo.ts";
 import { teachingInstructorIds } from "./instructors.ts";
 import { lockInstructor } from "./instructors_repo.ts";
-import type { Session } from "./lesson_schemas.ts";
+import type { Session, SessionRecord } from "./lesson_schemas.ts";
 import {
   findOverlappingSessionOf,
   findSession,
@@ -43,7 +43,7 @@ export async function requireSession(db: Db, id: string): Promise<Session> {
 /** Locks the substitute and checks the availability rule for the session. */
 async function assertSubstitute(
   trx: Transaction<Database>,
-  session: Session,
+  session: SessionRecord,
   substituteId: string,
 ): Promise<void> {
   const substitute = await lockInstructor(trx, substituteId);
@@ -64,6 +64,7 @@ async function assertSubstitute(
   );
   assertSubstituteAvailable({
     instructorId: substituteId,
+    instructorName: `${substitute.firstName} ${substitute.lastName}`,
     sessionInstructorId: session.instructorId,
     date: session.date,
     isActive: substitute.isActive,
@@ -127,7 +128,8 @@ export async function changeSession(
       }
       update.substituteInstructorId = changes.substituteInstructorId;
     }
-    return await updateSession(trx, id, update, deps.clock.now());
+    await updateSession(trx, id, update, deps.clock.now());
+    return (await findSession(trx, id))!;
   });
 }
 
@@ -143,7 +145,7 @@ export async function createMakeupSession(
     assertCanMakeUp(original.status);
     const { startMinute, endMinute } = makeupMinutes(original, input.startTime);
     try {
-      return await insertMakeupSession(trx, {
+      const makeup = await insertMakeupSession(trx, {
         id: deps.ids.uuid(),
         original,
         date: input.date,
@@ -151,6 +153,7 @@ export async function createMakeupSession(
         endMinute,
         now: deps.clock.now(),
       });
+      return (await findSession(trx, makeup.id))!;
     } catch (error) {
       if (isUniqueViolation(error, "lesson_sessions_makeup_for_key")) {
         throw new ConflictError("duplicate", `Session "${id}" already has a makeup session`);

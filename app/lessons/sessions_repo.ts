@@ -8,11 +8,11 @@ import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { containsText } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
-import type { Session } from "./lesson_schemas.ts";
+import type { Session, SessionRecord } from "./lesson_schemas.ts";
 import type { LessonSessionTable } from "./lessons_tables.ts";
 import { isoString, isoStringOrNull } from "../db/rows.ts";
 
-function toSession(row: Selectable<LessonSessionTable>): Session {
+function toSessionRecord(row: Selectable<LessonSessionTable>): SessionRecord {
   return {
     id: row.id,
     enrollmentId: row.enrollment_id,
@@ -32,6 +32,43 @@ function toSession(row: Selectable<LessonSessionTable>): Session {
   };
 }
 
+/**
+ * Sessions with the names people read: the member, the instructor and substitute, the slot's
+ * lesson type and room. LEFT JOINs on keys (each at most one row), so a list's capped count
+ * reads the sessions alone (app/db/unused_joins.ts) and a page costs one statement.
+ */
+function sessionQuery(db: Db) {
+  return db.selectFrom("lesson_sessions as ls")
+    .leftJoin("members as m", "m.id", "ls.member_id")
+    .leftJoin("instructors as i", "i.id", "ls.instructor_id")
+    .leftJoin("instructors as sub", "sub.id", "ls.substitute_instructor_id")
+    .leftJoin("schedule_slots as s", "s.id", "ls.slot_id")
+    .leftJoin("lesson_types as t", "t.id", "s.lesson_type_id")
+    .selectAll("ls")
+    .select([
+      sql<string | null>`m.first_name || ' ' || m.last_name`.as("member_name"),
+      sql<string | null>`i.first_name || ' ' || i.last_name`.as("instructor_name"),
+      sql<string | null>`sub.first_name || ' ' || sub.last_name`.as("substitute_name"),
+      "t.id as lesson_type_id",
+      "t.name as lesson_type_name",
+      "s.room",
+    ]);
+}
+
+type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>["executeTakeFirstOrThrow"]>>;
+
+function toSession(row: SessionRow): Session {
+  return {
+    ...toSessionRecord(row),
+    memberName: row.member_name,
+    instructorName: row.instructor_name,
+    substituteInstructorName: row.substitute_name,
+    lessonTypeId: row.lesson_type_id,
+    lessonTypeName: row.lesson_type_name,
+    room: row.room,
+  };
+}
+
 export function listSessions(
   db: Db,
   params: ListParams & {
@@ -44,31 +81,30 @@ export function listSessions(
     to?: string;
   },
 ) {
-  let query = db.selectFrom("lesson_sessions").selectAll();
-  if (params.q) query = query.where(containsText("notes", params.q));
-  if (params.slotId) query = query.where("slot_id", "=", params.slotId);
+  let query = sessionQuery(db);
+  if (params.q) query = query.where(containsText("ls.notes", params.q));
+  if (params.slotId) query = query.where("ls.slot_id", "=", params.slotId);
   if (params.instructorId) {
     const id = params.instructorId;
     query = query.where((eb) =>
-      eb.or([eb("instructor_id", "=", id), eb("substitute_instructor_id", "=", id)])
+      eb.or([eb("ls.instructor_id", "=", id), eb("ls.substitute_instructor_id", "=", id)])
     );
   }
-  if (params.memberId) query = query.where("member_id", "=", params.memberId);
-  if (params.enrollmentId) query = query.where("enrollment_id", "=", params.enrollmentId);
-  if (params.status) query = query.where("status", "=", params.status);
-  if (params.from) query = query.where("date", ">=", params.from);
-  if (params.to) query = query.where("date", "<=", params.to);
+  if (params.memberId) query = query.where("ls.member_id", "=", params.memberId);
+  if (params.enrollmentId) query = query.where("ls.enrollment_id", "=", params.enrollmentId);
+  if (params.status) query = query.where("ls.status", "=", params.status);
+  if (params.from) query = query.where("ls.date", ">=", params.from);
+  if (params.to) query = query.where("ls.date", "<=", params.to);
   // By date then start time: the (…, date) indexes give the order a day at a time.
   return paginate(query, params, {
-    sortColumns: { date: ["date", "start_minute"], createdAt: "created_at" },
-    tieBreaker: "id",
+    sortColumns: { date: ["ls.date", "ls.start_minute"], createdAt: "ls.created_at" },
+    tieBreaker: "ls.id",
     map: toSession,
   });
 }
 
 export async function findSession(db: Db, id: string): Promise<Session | undefined> {
-  const row = await db.selectFrom("lesson_sessions").selectAll().where("id", "=", id)
-    .executeTakeFirst();
+  const row = await sessionQuery(db).where("ls.id", "=", id).executeTakeFirst();
   return row && toSession(row);
 }
 
@@ -79,10 +115,10 @@ export async function findSession(db: Db, id: string): Promise<Session | undefin
 export async function lockSession(
   trx: Transaction<Database>,
   id: string,
-): Promise<Session | undefined> {
+): Promise<SessionRecord | undefined> {
   const row = await trx.selectFrom("lesson_sessions").selectAll().where("id", "=", id)
     .forNoKeyUpdate().executeTakeFirst();
-  return row && toSession(row);
+  return row && toSessionRecord(row);
 }
 
 export interface SessionUpdate {
@@ -97,7 +133,7 @@ export async function updateSession(
   id: string,
   changes: SessionUpdate,
   now: Date,
-): Promise<Session> {
+): Promise<SessionRecord> {
   const row = await db.updateTable("lesson_sessions").where("id", "=", id).set({
     ...(changes.status !== undefined ? { status: changes.status } : {}),
     ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
@@ -109,20 +145,20 @@ export async function updateSession(
       : {}),
     updated_at: now,
   }).returningAll().executeTakeFirstOrThrow();
-  return toSession(row);
+  return toSessionRecord(row);
 }
 
 export async function insertMakeupSession(
   db: Db,
   values: {
     id: string;
-    original: Session;
+    original: SessionRecord;
     date: string;
     startMinute: number;
     endMinute: number;
     now: Date;
   },
-): Promise<Session> {
+): Promise<SessionRecord> {
   const o = values.original;
   const row = await db.insertInto("lesson_sessions").values({
     id: values.id,
@@ -138,10 +174,13 @@ export async function insertMakeupSession(
     created_at: values.now,
     updated_at: values.now,
   }).returningAll().executeTakeFirstOrThrow();
-  return toSession(row);
+  return toSessionRecord(row);
 }
 
-/** Another non-cancelled session the instructor teaches or substitutes overlapping in time. */
+/**
+ * Another non-cancelled session the instructor teaches or substitutes overlapping in time, with
+ * its member's name and lesson type (what a refusal names).
+ */
 export async function findOverlappingSessionOf(
   db: Db,
   instructorId: string,
@@ -150,19 +189,29 @@ export async function findOverlappingSessionOf(
   endMinute: number,
   excludeId: string,
 ) {
-  return await db.selectFrom("lesson_sessions")
-    .select(["id", "start_minute as startMinute", "end_minute as endMinute"])
-    .where("date", "=", date).where("id", "<>", excludeId).where("status", "<>", "cancelled")
+  return await db.selectFrom("lesson_sessions as ls")
+    .leftJoin("members as m", "m.id", "ls.member_id")
+    .leftJoin("schedule_slots as s", "s.id", "ls.slot_id")
+    .leftJoin("lesson_types as t", "t.id", "s.lesson_type_id")
+    .select([
+      "ls.id",
+      "ls.start_minute as startMinute",
+      "ls.end_minute as endMinute",
+      sql<string | null>`m.first_name || ' ' || m.last_name`.as("memberName"),
+      "t.name as lessonTypeName",
+    ])
+    .where("ls.date", "=", date).where("ls.id", "<>", excludeId)
+    .where("ls.status", "<>", "cancelled")
     .where((eb) =>
       eb.or([
         eb.and([
-          eb("instructor_id", "=", instructorId),
-          eb("substitute_instructor_id", "is", null),
+          eb("ls.instructor_id", "=", instructorId),
+          eb("ls.substitute_instructor_id", "is", null),
         ]),
-        eb("substitute_instructor_id", "=", instructorId),
+        eb("ls.substitute_instructor_id", "=", instructorId),
       ])
     )
-    .where("start_minute", "<", endMinute).where("end_minute", ">", startMinute)
+    .where("ls.start_minute", "<", endMinute).where("ls.end_minute", ">", startMinute)
     .executeTakeFirst();
 }
 

@@ -44,6 +44,13 @@ export async function requireSlot(db: Db, id: string): Promise<Slot> {
   return slot;
 }
 
+/** "First Last" of the instructor (a refusal names them), undefined when there is none. */
+async function instructorNameOf(db: Db, id: string): Promise<string | undefined> {
+  const instructor = await findInstructor(db, id);
+  return instructor && `${instructor.firstName} ${instructor.lastName}`;
+}
+
+/** Checks the references; the lesson type when one is given. */
 async function assertReferences(
   db: Db,
   input: { instructorId?: string; lessonTypeId?: string; locationId?: string | null },
@@ -70,28 +77,31 @@ async function assertReferences(
   return undefined;
 }
 
-/** An active candidate may not overlap its instructor's active slots (but `excludeId`). */
-async function assertNoOverlapOf(trx: Db, candidate: SlotTimes, excludeId?: string) {
-  if (!candidate.isActive) return;
-  assertNoSlotOverlap(
-    candidate,
-    await findOverlappingSlots(
+/**
+ * Writes the slot unless, active, it overlaps its instructor's active slots (but its own):
+ * 409 slot_overlap naming the instructor and the other slot, also when a concurrent write's
+ * overlap is caught by the exclusion constraint (the name is read before writing: the
+ * transaction cannot read after the violation).
+ */
+async function writeSlot(trx: Db, candidate: SlotTimes, write: () => Promise<unknown>) {
+  const instructorName = await instructorNameOf(trx, candidate.instructorId);
+  if (candidate.isActive) {
+    const others = await findOverlappingSlots(
       trx,
       candidate.instructorId,
       candidate.dayOfWeek,
       candidate.startMinute,
       candidate.endMinute,
-      excludeId,
-    ),
-  );
-}
-
-/** Writes the slot; an exclusion violation (a concurrent overlapping slot) → slot_overlap. */
-async function writeSlot(candidate: SlotTimes, write: () => Promise<unknown>) {
+      candidate.id,
+    );
+    assertNoSlotOverlap(candidate, others, instructorName);
+  }
   try {
     await write();
   } catch (error) {
-    if (isExclusionViolation(error, "schedule_slots_no_overlap")) throw slotOverlapError(candidate);
+    if (isExclusionViolation(error, "schedule_slots_no_overlap")) {
+      throw slotOverlapError(candidate, undefined, instructorName);
+    }
     if (isForeignKeyViolation(error)) {
       throw new InvalidReferenceError("", "A referenced record does not exist");
     }
@@ -114,7 +124,6 @@ export async function createSlot(deps: AppDeps, input: SlotInput): Promise<Slot>
       endMinute: startMinute + durationMinutes,
       isActive: input.isActive ?? true,
     };
-    await assertNoOverlapOf(trx, candidate);
     const values: SlotValues = {
       instructorId: input.instructorId,
       lessonTypeId: input.lessonTypeId,
@@ -127,7 +136,7 @@ export async function createSlot(deps: AppDeps, input: SlotInput): Promise<Slot>
       room: input.room ?? null,
       isActive: candidate.isActive,
     };
-    await writeSlot(candidate, () => insertSlot(trx, id, values, deps.clock.now()));
+    await writeSlot(trx, candidate, () => insertSlot(trx, id, values, deps.clock.now()));
     return (await findSlot(trx, id))!;
   });
 }
@@ -154,7 +163,6 @@ export async function changeSlot(
       endMinute: startMinute + durationMinutes,
       isActive: input.isActive ?? current.isActive,
     };
-    await assertNoOverlapOf(trx, candidate, id);
     const changes: Partial<SlotValues> = {
       instructorId: input.instructorId,
       lessonTypeId: input.lessonTypeId,
@@ -167,7 +175,7 @@ export async function changeSlot(
       room: input.room,
       isActive: input.isActive,
     };
-    await writeSlot(candidate, () => updateSlot(trx, id, changes, deps.clock.now()));
+    await writeSlot(trx, candidate, () => updateSlot(trx, id, changes, deps.clock.now()));
     return (await findSlot(trx, id))!;
   });
 }

@@ -2,7 +2,7 @@
 import { type Selectable, sql, type Transaction } from "kysely";
 import { timeOfMinutes } from "../../domain/calendar.ts";
 import { SEAT_HOLDING_STATUSES } from "../../domain/enrollments/status_machine.ts";
-import type { SlotTimes } from "../../domain/lessons/slot_overlap.ts";
+import type { SlotNames, SlotTimes } from "../../domain/lessons/slot_overlap.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
 import { deleteById, isoString, touchedAny } from "../db/rows.ts";
@@ -183,7 +183,10 @@ function toSlotTimes(
   };
 }
 
-/** Active slots of an instructor on a weekday overlapping [start, end), except `excludeId`. */
+/**
+ * Active slots of an instructor on a weekday overlapping [start, end), except `excludeId`, with
+ * their lesson type's name and room (what a refusal names).
+ */
 export async function findOverlappingSlots(
   db: Db,
   instructorId: string,
@@ -191,14 +194,47 @@ export async function findOverlappingSlots(
   startMinute: number,
   endMinute: number,
   excludeId?: string,
-): Promise<SlotTimes[]> {
-  let query = slotTimesQuery(db)
-    .where("instructor_id", "=", instructorId).where("day_of_week", "=", dayOfWeek)
-    .where("is_active", "=", true).where("start_minute", "<", endMinute)
-    .where("end_minute", ">", startMinute);
-  if (excludeId) query = query.where("id", "<>", excludeId);
-  const rows = await query.orderBy("start_minute").execute();
-  return rows.map(toSlotTimes);
+): Promise<(SlotTimes & SlotNames)[]> {
+  let query = db.selectFrom("schedule_slots as s")
+    .innerJoin("lesson_types as t", "t.id", "s.lesson_type_id")
+    .select([
+      "s.id",
+      "s.instructor_id",
+      "s.day_of_week",
+      "s.start_minute",
+      "s.end_minute",
+      "s.is_active",
+      "s.room",
+      "t.name as lesson_type_name",
+    ])
+    .where("s.instructor_id", "=", instructorId).where("s.day_of_week", "=", dayOfWeek)
+    .where("s.is_active", "=", true).where("s.start_minute", "<", endMinute)
+    .where("s.end_minute", ">", startMinute);
+  if (excludeId) query = query.where("s.id", "<>", excludeId);
+  const rows = await query.orderBy("s.start_minute").execute();
+  return rows.map((row) => ({
+    ...toSlotTimes(row),
+    lessonTypeName: row.lesson_type_name,
+    room: row.room,
+  }));
+}
+
+/** The names of a slot: its lesson type, its instructor ("First Last") and room. */
+export async function findSlotNames(db: Db, id: string): Promise<SlotNames | undefined> {
+  const row = await db.selectFrom("schedule_slots as s")
+    .innerJoin("instructors as i", "i.id", "s.instructor_id")
+    .innerJoin("lesson_types as t", "t.id", "s.lesson_type_id")
+    .select([
+      "t.name as lesson_type_name",
+      sql<string>`i.first_name || ' ' || i.last_name`.as("instructor_name"),
+      "s.room",
+    ])
+    .where("s.id", "=", id).executeTakeFirst();
+  return row && {
+    lessonTypeName: row.lesson_type_name,
+    instructorName: row.instructor_name,
+    room: row.room,
+  };
 }
 
 /** The active slots (all, or one) whose sessions are generated. */

@@ -7,6 +7,7 @@
  */
 import { ConflictError } from "../../domain/errors.ts";
 import { formatMoney, parseMoney } from "../../domain/money.ts";
+import { formatReceiptNumber } from "../../domain/pos/receipt_number.ts";
 import { computeRefund } from "../../domain/pos/refunds.ts";
 import { assertCanRefund, assertCanVoid } from "../../domain/pos/transaction_status.ts";
 import { actingUserId, type Actor } from "../actor.ts";
@@ -57,7 +58,7 @@ export async function voidTransaction(
       if (items.some((i) => i.refundedQuantity > 0)) {
         throw new ConflictError(
           "invalid_transition",
-          `Cannot void transaction "${tx.id}": part of it was refunded`,
+          `Cannot void transaction ${formatReceiptNumber(tx.number)}: part of it was refunded`,
         );
       }
       await applyStock(trx, items, 1, now, { actorId: actingUserId(actor), source: "void" });
@@ -122,6 +123,7 @@ export async function refundTransaction(
     const refund = computeRefund(
       items.filter((i) => !i.isConsumable).map((i) => ({
         itemId: i.id,
+        description: i.description,
         quantity: i.quantity,
         netCents: parseMoney(i.net),
         taxCents: parseMoney(i.tax),

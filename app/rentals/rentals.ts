@@ -26,6 +26,7 @@ import { withTransaction } from "../db/transaction.ts";
 import type { AppDeps } from "../deps.ts";
 import { setUnitState, setUnitStatus, takeUnitFromStock } from "../inventory/stock.ts";
 import { findProduct } from "../inventory/products_repo.ts";
+import { findUnit } from "../inventory/units_repo.ts";
 import { currentConfig } from "../platform/runtime_config.ts";
 import { storeToday } from "../platform/store.ts";
 import { rentalJson, rentalsJson } from "./rental_json.ts";
@@ -126,7 +127,8 @@ export async function createRental(
       throw new InvalidReferenceError("accountId", `Account "${input.accountId}" does not exist`);
     }
     await lockAccountMember(trx, input.accountId, input.memberId ?? null);
-    if (!(await findProduct(trx, input.productId))) {
+    const product = await findProduct(trx, input.productId);
+    if (!product) {
       throw new InvalidReferenceError("productId", `Product "${input.productId}" does not exist`);
     }
     if (input.dueDate && input.dueDate < input.startDate) {
@@ -138,9 +140,13 @@ export async function createRental(
       source: "rental",
     });
     if (!taken) {
+      // Named for people: the serial number (when the unit exists) and the product's name.
+      const unit = await findUnit(trx, input.unitId);
+      const status = unit && unit.productId === product.id ? ` (status ${unit.status})` : "";
       throw new ConflictError(
         "unit_unavailable",
-        `Unit "${input.unitId}" is not an in-stock unit of product "${input.productId}"`,
+        `Unit ${unit?.serialNumber ?? `"${input.unitId}"`} is not an in-stock unit of ` +
+          `${product.name}${status}`,
       );
     }
     const id = deps.ids.uuid();

@@ -5,6 +5,7 @@
  */
 import { ConflictError } from "../errors.ts";
 import { dateRangesOverlap, minuteRangesOverlap } from "../calendar.ts";
+import { type SlotNames, slotText } from "../lessons/slot_overlap.ts";
 import { type EnrollmentStatus, holdsSeat } from "./status_machine.ts";
 
 export interface EnrollmentPlacement {
@@ -14,6 +15,8 @@ export interface EnrollmentPlacement {
   endMinute: number;
   startDate: string;
   endDate: string | null;
+  /** What people call the slot (a refusal names it; its id otherwise). */
+  names?: SlotNames;
 }
 
 export interface HeldEnrollment extends EnrollmentPlacement {
@@ -22,6 +25,8 @@ export interface HeldEnrollment extends EnrollmentPlacement {
 
 export interface EnrollCheck {
   memberId: string;
+  /** "First Last" (a refusal names the member; the id otherwise). */
+  memberName?: string;
   placement: EnrollmentPlacement;
   /** Whether the slot takes enrollments at all. */
   slotIsActive: boolean;
@@ -37,26 +42,44 @@ export function placementsCollide(a: EnrollmentPlacement, b: EnrollmentPlacement
   return a.dayOfWeek === b.dayOfWeek && minuteRangesOverlap(a, b) && dateRangesOverlap(a, b);
 }
 
+function placementText(placement: EnrollmentPlacement): string {
+  return slotText(
+    {
+      id: placement.slotId,
+      dayOfWeek: placement.dayOfWeek,
+      startMinute: placement.startMinute,
+      endMinute: placement.endMinute,
+    },
+    placement.names,
+  );
+}
+
 /**
  * Throws `slot_inactive`, `slot_full` or `double_booked` when the member cannot take this
- * placement.
+ * placement, naming the member and the slots as people know them: `Cannot enroll Mia Chen:
+ * Piano with Jane Doe on Monday 16:00-16:30 is full (4)`.
  */
 export function assertCanEnroll(check: EnrollCheck): void {
   const { placement } = check;
+  const member = check.memberName ?? `member "${check.memberId}"`;
   if (!check.slotIsActive) {
-    throw new ConflictError("slot_inactive", `Schedule slot "${placement.slotId}" is not active`);
+    throw new ConflictError(
+      "slot_inactive",
+      `Cannot enroll ${member}: ${placementText(placement)} is not active`,
+    );
   }
   if (check.seatsHeld >= check.maxStudents) {
     throw new ConflictError(
       "slot_full",
-      `Cannot enroll member "${check.memberId}": slot "${placement.slotId}" is full (${check.maxStudents})`,
+      `Cannot enroll ${member}: ${placementText(placement)} is full (${check.maxStudents})`,
     );
   }
   const clash = check.memberEnrollments.find((held) => placementsCollide(held, placement));
   if (clash) {
     throw new ConflictError(
       "double_booked",
-      `Cannot enroll member "${check.memberId}": enrollment "${clash.id}" already takes that day and time`,
+      `Cannot enroll ${member}: they already take ${placementText(clash)} ` +
+        `(enrollment from ${clash.startDate}${clash.endDate ? ` to ${clash.endDate}` : ""})`,
     );
   }
 }

@@ -38,7 +38,10 @@ Deno.test("assertCanEnroll() refuses a full slot with slot_full", () => {
     ConflictError,
   ) as ConflictError;
   assertEquals(error.code, "slot_full");
-  assertEquals(error.message, 'Cannot enroll member "m1": slot "s9" is full (4)');
+  assertEquals(
+    error.message,
+    'Cannot enroll member "m1": slot "s9" on Tuesday 16:00-16:30 is full (4)',
+  );
 });
 
 Deno.test("assertCanEnroll() refuses a member already taking that weekday and time", () => {
@@ -48,6 +51,34 @@ Deno.test("assertCanEnroll() refuses a member already taking that weekday and ti
     ConflictError,
   ) as ConflictError;
   assertEquals(error.code, "double_booked");
+});
+
+Deno.test("assertCanEnroll() names the member and the slots as people know them", () => {
+  const names = { lessonTypeName: "Piano", instructorName: "Jane Doe", room: "Room 2" };
+  const named = check({ memberName: "Mia Chen", placement: { ...placement, names } });
+  const messageOf = (c: EnrollCheck) =>
+    assertThrows(() => assertCanEnroll(c), ConflictError).message;
+  assertEquals(
+    messageOf({ ...named, seatsHeld: 4 }),
+    "Cannot enroll Mia Chen: Piano with Jane Doe on Tuesday 16:00-16:30 in Room 2 is full (4)",
+  );
+  assertEquals(
+    messageOf({ ...named, slotIsActive: false }),
+    "Cannot enroll Mia Chen: Piano with Jane Doe on Tuesday 16:00-16:30 in Room 2 is not active",
+  );
+  const held = {
+    ...placement,
+    id: "e1",
+    slotId: "s8",
+    startMinute: 975,
+    endMinute: 1005,
+    names: { lessonTypeName: "Guitar", instructorName: "Bob Li" },
+  };
+  assertEquals(
+    messageOf({ ...named, memberEnrollments: [held] }),
+    "Cannot enroll Mia Chen: they already take Guitar with Bob Li on Tuesday 16:15-16:45 " +
+      "(enrollment from 2026-12-01)",
+  );
 });
 
 Deno.test("placementsCollide() needs the same weekday, overlapping times and overlapping dates", () => {
@@ -70,7 +101,10 @@ Deno.test("assertCanEnroll() refuses an inactive slot with slot_inactive", () =>
     ConflictError,
   ) as ConflictError;
   assertEquals(error.code, "slot_inactive");
-  assertEquals(error.message, 'Schedule slot "s9" is not active');
+  assertEquals(
+    error.message,
+    'Cannot enroll member "m1": slot "s9" on Tuesday 16:00-16:30 is not active',
+  );
 });
 
 Deno.test("placementCheckNeeded() re-checks a seat-holding enrollment moved in slot or dates", () => {

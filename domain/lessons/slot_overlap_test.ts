@@ -3,6 +3,7 @@ import { ConflictError } from "../errors.ts";
 import {
   assertNoSlotOverlap,
   findOverlappingSlot,
+  slotOverlapError,
   slotsOverlap,
   type SlotTimes,
 } from "./slot_overlap.ts";
@@ -48,7 +49,31 @@ Deno.test("assertNoSlotOverlap() refuses with slot_overlap naming the day, times
     ConflictError,
   ) as ConflictError;
   assertEquals(error.code, "slot_overlap");
-  assert(error.message.includes("Tuesday 16:00-16:30"));
-  assert(error.message.includes('"s2" (15:50-16:05)'));
+  assertEquals(
+    error.message,
+    'Cannot schedule Tuesday 16:00-16:30 for instructor "i1": it overlaps slot "s2" on ' +
+      "Tuesday 15:50-16:05",
+  );
   assertNoSlotOverlap(slot({}), [slot({ id: "s3", dayOfWeek: 4 })]);
+});
+
+Deno.test("slot_overlap names the instructor and the other slot's lesson type and room", () => {
+  const other = {
+    ...slot({ id: "s2", startMinute: 16 * 60 - 10, endMinute: 16 * 60 + 5 }),
+    lessonTypeName: "Guitar",
+    room: "Room 2",
+  };
+  const error = assertThrows(
+    () => assertNoSlotOverlap(slot({}), [other], "Jane Doe"),
+    ConflictError,
+  );
+  assertEquals(
+    error.message,
+    "Cannot schedule Tuesday 16:00-16:30 for Jane Doe: it overlaps Guitar on Tuesday " +
+      "15:50-16:05 in Room 2",
+  );
+  assertEquals(
+    slotOverlapError(slot({}), undefined, "Jane Doe").message,
+    "Cannot schedule Tuesday 16:00-16:30 for Jane Doe: it overlaps another active slot of Jane Doe",
+  );
 });

@@ -17,7 +17,10 @@ Deno.test("assertSubstituteAvailable() accepts a free, active instructor", () =>
 Deno.test("assertSubstituteAvailable() refuses a blocked, busy or inactive substitute", () => {
   const cases = [
     [{ ...free, blocked: true }, "blocked on 2026-12-01"],
-    [{ ...free, overlappingSlot: { id: "s1", startMinute: 600, endMinute: 660 } }, "10:00-11:00"],
+    [
+      { ...free, overlappingSlot: { id: "s1", dayOfWeek: 2, startMinute: 600, endMinute: 660 } },
+      'slot "s1" on Tuesday 10:00-11:00',
+    ],
     [
       { ...free, overlappingSession: { id: "x1", startMinute: 600, endMinute: 630 } },
       'session "x1"',
@@ -32,5 +35,43 @@ Deno.test("assertSubstituteAvailable() refuses a blocked, busy or inactive subst
     ) as ConflictError;
     assertEquals(error.code, "substitute_unavailable");
     assertStringIncludes(error.message, text);
+  }
+});
+
+Deno.test("assertSubstituteAvailable() names the substitute, their slot and their lesson", () => {
+  const named = { ...free, instructorName: "Bob Li" };
+  const cases = [
+    [{ ...named, blocked: true }, "Bob Li is blocked on 2026-12-01"],
+    [
+      {
+        ...named,
+        overlappingSlot: {
+          id: "s1",
+          dayOfWeek: 2,
+          startMinute: 600,
+          endMinute: 660,
+          lessonTypeName: "Guitar",
+          room: "Room 2",
+        },
+      },
+      "Bob Li teaches Guitar on Tuesday 10:00-11:00 in Room 2 at that time",
+    ],
+    [
+      {
+        ...named,
+        overlappingSession: {
+          id: "x1",
+          startMinute: 600,
+          endMinute: 630,
+          memberName: "Mia Chen",
+          lessonTypeName: "Piano",
+        },
+      },
+      "Bob Li already teaches Mia Chen's Piano lesson on 2026-12-01 (10:00-10:30)",
+    ],
+  ] as const;
+  for (const [input, text] of cases) {
+    const error = assertThrows(() => assertSubstituteAvailable(input), ConflictError);
+    assertEquals(error.message, text);
   }
 });

@@ -22,6 +22,8 @@ import { assertCents, type Cents, mulDivRound, sumCents } from "../money.ts";
 /** A line of the original sale, with what was already refunded of it. */
 export interface RefundableLine {
   itemId: string;
+  /** What the line sold (a refusal names it; its id otherwise). */
+  description?: string;
   /** Quantity sold (positive integer). */
   quantity: number;
   /** The line's net (gross − discount share) at sale, in cents (≥ 0). */
@@ -125,8 +127,9 @@ export function computeRefund(
     if (after > line.quantity) {
       throw new ConflictError(
         "refund_exceeds_sale",
-        `Cannot refund ${quantity} of item "${itemId}": ${line.quantity} sold, ` +
-          `${earlierUnits} already refunded`,
+        `Cannot refund ${quantity} of ${
+          line.description ? `"${line.description}"` : `item "${itemId}"`
+        }: ${line.quantity} sold, ${earlierUnits} already refunded`,
       );
     }
     const earlierNet = line.refundedNetCents ??

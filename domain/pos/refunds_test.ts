@@ -69,6 +69,15 @@ Deno.test("computeRefund() refuses more than was sold, counting earlier refunds"
   assertEquals(computeRefund(after, [{ itemId: "a", quantity: 1 }]).netCents, 1000 - 667);
 });
 
+Deno.test("computeRefund() names the line it refuses by what it sold", () => {
+  const named = SOLD.map((line) => ({ ...line, description: "Guitar strings" }));
+  const error = assertThrows(
+    () => computeRefund(named, [{ itemId: "a", quantity: 4 }]),
+    ConflictError,
+  );
+  assertEquals(error.message, 'Cannot refund 4 of "Guitar strings": 3 sold, 0 already refunded');
+});
+
 Deno.test("computeRefund() refuses unknown items, zero quantities and empty requests", () => {
   assertThrows(() => computeRefund(SOLD, [{ itemId: "zzz", quantity: 1 }]), InvalidReferenceError);
   assertThrows(() => computeRefund(SOLD, [{ itemId: "a", quantity: 0 }]), ValidationError);

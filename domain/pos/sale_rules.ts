@@ -49,6 +49,13 @@ export interface SaleUnit {
   id: string;
   productId: string;
   status: string;
+  /** The instrument's serial number (a refusal names the unit by it). */
+  serialNumber?: string | null;
+}
+
+/** How a refusal names a unit: by its serial number, else its id. */
+function unitName(unit: { id: string; serialNumber?: string | null }): string {
+  return unit.serialNumber ? `Unit ${unit.serialNumber}` : `Unit "${unit.id}"`;
 }
 
 /** A new line with every default applied and every reference checked. */
@@ -163,7 +170,8 @@ export function resolveSaleLines(
       if (unit.status !== "in_stock") {
         throw new ConflictError(
           "unit_unavailable",
-          `Unit "${unit.id}" is not in stock (status ${unit.status})`,
+          `${unitName(unit)}${product ? ` of ${product.name}` : ""} is not in stock ` +
+            `(status ${unit.status})`,
         );
       }
     }
@@ -193,12 +201,14 @@ export function resolveSaleLines(
 }
 
 /** At completion, the units of the sale (locked) must still be in stock. */
-export function assertUnitsStillInStock(units: ReadonlyArray<{ id: string; status: string }>) {
+export function assertUnitsStillInStock(
+  units: ReadonlyArray<{ id: string; status: string; serialNumber?: string | null }>,
+) {
   for (const unit of units) {
     if (unit.status !== "in_stock") {
       throw new ConflictError(
         "unit_unavailable",
-        `Unit "${unit.id}" is no longer in stock (status ${unit.status})`,
+        `${unitName(unit)} is no longer in stock (status ${unit.status})`,
       );
     }
   }

@@ -146,6 +146,11 @@ Deno.test("assertUnitsStillInStock() refuses a unit sold meanwhile", () => {
     ConflictError,
   );
   assertEquals(error.message, 'Unit "u-2" is no longer in stock (status sold)');
+  const named = assertThrows(
+    () => assertUnitsStillInStock([{ id: "u-2", status: "rented", serialNumber: "TR-88412" }]),
+    ConflictError,
+  );
+  assertEquals(named.message, "Unit TR-88412 is no longer in stock (status rented)");
 });
 
 Deno.test("assertRepairTicketReference() ties repair tickets to repair_payment transactions", () => {

@@ -18,18 +18,27 @@
  */
 import { ConflictError } from "../errors.ts";
 import { type Cents, formatMoney } from "../money.ts";
+import { formatReceiptNumber } from "./receipt_number.ts";
 
 export type TransactionType = "sale" | "repair_payment" | "rental_payment" | "refund";
 export type TransactionStatus = "pending" | "complete" | "voided";
 
 export interface TransactionState {
   id?: string;
+  /** Its sequence number: a refusal names the transaction by receipt number (`S-0001234`). */
+  number?: number | null;
   type: TransactionType;
   status: TransactionStatus;
 }
 
+/** How a refusal names the transaction: its receipt number, else its id. */
+function nameOf(tx: TransactionState): string {
+  if (tx.number != null) return `transaction ${formatReceiptNumber(tx.number)}`;
+  return tx.id ? `transaction "${tx.id}"` : "the transaction";
+}
+
 function refuse(tx: TransactionState, what: string): never {
-  const name = tx.id ? `transaction "${tx.id}"` : "the transaction";
+  const name = nameOf(tx);
   throw new ConflictError("invalid_transition", `Cannot ${what} ${name}: it is ${tx.status}`);
 }
 
@@ -47,7 +56,7 @@ export function assertCanComplete(tx: TransactionState & { balanceDueCents: Cent
   if (tx.balanceDueCents !== 0) {
     throw new ConflictError(
       "balance_due",
-      `Cannot complete ${tx.id ? `transaction "${tx.id}"` : "the transaction"}: ` +
+      `Cannot complete ${nameOf(tx)}: ` +
         `${formatMoney(tx.balanceDueCents)} is still due`,
     );
   }
@@ -64,9 +73,7 @@ export function assertCanVoid(tx: TransactionState & { drawerSessionOpen: boolea
     if (tx.drawerSessionOpen) return;
     throw new ConflictError(
       "invalid_transition",
-      `Cannot void ${
-        tx.id ? `transaction "${tx.id}"` : "the transaction"
-      }: its drawer session is closed (refund it instead)`,
+      `Cannot void ${nameOf(tx)}: its drawer session is closed (refund it instead)`,
     );
   }
   refuse(tx, "void");
@@ -79,9 +86,8 @@ export function assertLinesChangeable(
   if (tx.type === "rental_payment" || tx.rentalId) {
     throw new ConflictError(
       "invalid_transition",
-      `The lines of ${
-        tx.id ? `transaction "${tx.id}"` : "the transaction"
-      } pay rental charges or a rental buyout: they cannot be changed (void it and start again)`,
+      `The lines of ${nameOf(tx)} pay rental charges or a rental buyout: they cannot be ` +
+        "changed (void it and start again)",
     );
   }
 }

@@ -132,6 +132,18 @@ Deno.test("refusals speak in money, not cents: balance still due, overpayment", 
     ConflictError,
   );
   assertEquals(due.message, 'Cannot complete transaction "t1": 12.34 is still due');
+  const numbered = assertThrows(
+    () =>
+      assertCanComplete({
+        id: "t1",
+        number: 42,
+        type: "sale",
+        status: "complete",
+        balanceDueCents: 0,
+      }),
+    ConflictError,
+  );
+  assertEquals(numbered.message, "Cannot complete transaction S-0000042: it is complete");
   const over = assertThrows(
     () => preparePayment({ method: "card", amountCents: 1235 }, 1234),
     ConflictError,

@@ -10,7 +10,8 @@ import { assertEquals } from "../_helpers/assert.ts";
 import { onPostgres, plansAsRun, withPlanDatabase } from "../_helpers/query_plans.ts";
 import { listEnrollments } from "../../app/lessons/enrollments_repo.ts";
 import { listStockReceipts } from "../../app/inventory/stock_receipts_repo.ts";
-import { enrollmentListQuery } from "../../app/lessons/lesson_schemas.ts";
+import { listSessions } from "../../app/lessons/sessions_repo.ts";
+import { enrollmentListQuery, sessionListQuery } from "../../app/lessons/lesson_schemas.ts";
 import { stockReceiptListQuery } from "../../app/inventory/inventory_schemas.ts";
 
 const plans = withPlanDatabase(() => Promise.resolve());
@@ -45,6 +46,27 @@ Deno.test({
         ),
       );
       assertEquals([readsOf(plan, "products"), readsOf(plan, "suppliers")], [1, 1], plan);
+    }
+  },
+});
+
+Deno.test({
+  name: "the sessions list counts without the names it reads (members, instructors, slots, types)",
+  ignore: !onPostgres,
+  async fn() {
+    const db = plans.traced.db;
+    for (const filter of [{ status: "scheduled" as const }, { slotId: ID }, { instructorId: ID }]) {
+      const plan = await plansAsRun(
+        db,
+        await plans.traced.queriesOf(() =>
+          listSessions(db, { ...sessionListQuery.parse({}), ...filter })
+        ),
+      );
+      assertEquals(
+        ["members", "instructors", "schedule_slots", "lesson_types"].map((t) => readsOf(plan, t)),
+        [1, 2, 1, 1],
+        plan,
+      );
     }
   },
 });

@@ -225,4 +225,5 @@ Deno.test("serialized units are marked sold on completion and a unit not in stoc
   });
   assertEquals(again.status, 409);
   assertEquals(again.body.code, "unit_unavailable");
+  assertEquals(again.body.detail, `Unit V-1 of ${violin.name} is not in stock (status sold)`);
 });

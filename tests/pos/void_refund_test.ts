@@ -66,6 +66,7 @@ Deno.test("voiding needs a manager override; a complete sale's void restores sto
   });
   assertEquals(twice.status, 409);
   assertEquals(twice.body.code, "invalid_transition");
+  assertEquals(twice.body.detail, `Cannot void transaction ${tx.receiptNumber}: it is voided`);
 
   const x = await api(t.app, "GET", `/v1/drawers/${session.id}/report`, { token: u.viewer.token });
   assertEquals(x.body.salesSummary.transactionCount, 0);
@@ -106,6 +107,10 @@ Deno.test("a pending transaction can be voided by a holder of pos.override alone
   });
   assertEquals(late.status, 409);
   assertEquals(late.body.code, "invalid_transition");
+  assertEquals(
+    late.body.detail,
+    `Cannot void transaction ${sold.receiptNumber}: its drawer session is closed (refund it instead)`,
+  );
   void register;
 });
 
@@ -181,6 +186,10 @@ Deno.test("partial refunds give back pro-rata net and tax, restock, reduce expec
     });
     assertEquals(tooMany.status, 409);
     assertEquals(tooMany.body.code, "refund_exceeds_sale");
+    assertEquals(
+      tooMany.body.detail,
+      `Cannot refund 3 of "${product.name}": 3 sold, 1 already refunded`,
+    );
 
     const notALine = await api(t.app, "POST", `/v1/transactions/${tx.id}/refunds`, {
       token: u.manager.token,

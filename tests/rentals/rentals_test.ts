@@ -64,6 +64,11 @@ Deno.test("a rental takes an in-stock unit of the product: active, L-number, uni
   });
   assertEquals(again.status, 409);
   assertEquals(again.body.code, "unit_unavailable");
+  // Named for people: the serial number and the product's name, not their ids.
+  assertEquals(
+    again.body.detail,
+    `Unit ${units[0].serialNumber} is not an in-stock unit of ${product.name} (status rented)`,
+  );
 });
 
 Deno.test("creating refuses units of another product, unknown references and bad bodies", async () => {
@@ -79,7 +84,12 @@ Deno.test("creating refuses units of another product, unknown references and bad
     rate: "40.00",
   };
   const post = (body: unknown) => api(t.app, "POST", "/v1/rentals", { token: u.desk.token, body });
-  assertEquals((await post({ ...base, unitId: b.units[0].id })).body.code, "unit_unavailable");
+  const otherProducts = await post({ ...base, unitId: b.units[0].id });
+  assertEquals(otherProducts.body.code, "unit_unavailable");
+  assertEquals(
+    otherProducts.body.detail,
+    `Unit ${b.units[0].serialNumber} is not an in-stock unit of ${a.product.name}`,
+  );
   assertEquals(
     (await post({ ...base, accountId: crypto.randomUUID() })).body.code,
     "invalid_reference",
