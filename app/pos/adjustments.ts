@@ -25,7 +25,7 @@ export async function addAdjustment(
   },
 ): Promise<AdjustmentRecord> {
   const existing = await requireDrawerSession(deps.db, sessionId);
-  if (existing.status !== "open") throw drawerNotOpen(sessionId);
+  if (existing.status !== "open") throw await drawerNotOpen(deps.db, sessionId);
   const config = await currentConfig(deps);
   const approver = await approveAction(
     deps,
@@ -36,7 +36,7 @@ export async function addAdjustment(
   );
   return await withTransaction(deps.db, async (trx) => {
     const session = await requireLockedDrawerSession(trx, sessionId, "share");
-    if (session.status !== "open") throw drawerNotOpen(sessionId);
+    if (session.status !== "open") throw await drawerNotOpen(trx, sessionId);
     const now = deps.clock.now();
     const adjustment = await insertAdjustment(trx, {
       id: deps.ids.uuid(),

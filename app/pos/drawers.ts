@@ -47,9 +47,14 @@ function sessionNotFound(id: string): NotFoundError {
   return new NotFoundError("not_found", `Drawer session "${id}" does not exist`);
 }
 
-/** 409 `drawer_not_open`. */
-export function drawerNotOpen(id: string): ConflictError {
-  return new ConflictError("drawer_not_open", `Drawer session "${id}" is closed`);
+/** 409 `drawer_not_open` for a closed session, naming its register and cashier. */
+export async function drawerNotOpen(db: Db, id: string): Promise<ConflictError> {
+  const names = (await findSessionNames(db, [id])).get(id);
+  const which = names
+    ? `The drawer session of register ${names.register.name}` +
+      (names.cashier ? ` opened by ${names.cashier.name}` : "")
+    : `Drawer session "${id}"`;
+  return new ConflictError("drawer_not_open", `${which} is closed`);
 }
 
 /** The drawer session, or 404. */
@@ -218,7 +223,7 @@ export async function closeDrawer(
 ): Promise<DrawerSessionJson> {
   return await withTransaction(deps.db, async (trx) => {
     const session = await requireLockedDrawerSession(trx, id, "update");
-    if (session.status !== "open") throw drawerNotOpen(id);
+    if (session.status !== "open") throw await drawerNotOpen(trx, id);
     const now = deps.clock.now();
     const closingBalanceCents = parseMoney(input.closingBalance, "closingBalance");
     const [report] = await buildSessionReports(trx, [session], now, {

@@ -154,6 +154,11 @@ Deno.test("opening, current, a second open (409), close with over/short and a fr
   });
   assertEquals(lateAdj.status, 409);
   assertEquals(lateAdj.body.code, "drawer_not_open");
+  const cashier = await t.deps.db.selectFrom("users").select(["first_name", "last_name"])
+    .where("id", "=", u.cashier.id).executeTakeFirstOrThrow();
+  const closedText = `The drawer session of register ${register.name} opened by ` +
+    `${cashier.first_name} ${cashier.last_name} is closed`;
+  assertEquals([closeTwice.body.detail, lateAdj.body.detail], [closedText, closedText]);
 
   const list = await api(t.app, "GET", `/v1/drawers?registerId=${register.id}&status=closed`, {
     token: u.viewer.token,
