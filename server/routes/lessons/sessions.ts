@@ -43,7 +43,9 @@ export function sessionRoutes(deps: AppDeps): ApiRouter {
       summary: "List lesson sessions",
       description: "Sortable by date (then start time), createdAt; filters slotId, " +
         "instructorId (as instructor or substitute), memberId, enrollmentId, status, from, to " +
-        "(inclusive store-local dates); `q` searches notes.",
+        "(inclusive store-local dates); `q` searches notes. Each session carries the names " +
+        "people read: memberName, instructorName, substituteInstructorName, lessonTypeName " +
+        "and the slot's room.",
       access: "lessons.view",
       query: sessionListQuery,
       responses: { 200: { description: "A page", schema: listResponse(sessionSchema) } },

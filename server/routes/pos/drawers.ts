@@ -57,7 +57,8 @@ export function drawerRoutes(deps: AppDeps): ApiRouter {
         "and the session notes. Filters: " +
         "`registerId`, `locationId`, `status` (open|closed), `from`/`to` on openedAt (a date " +
         "is a whole store-local day, inclusive; a timestamp an instant). `expectedBalance` is " +
-        "null in the list while a session is open (see GET /drawers/:id).",
+        "null in the list while a session is open (see GET /drawers/:id). Each session names " +
+        "its `register` and `cashier` (who opened it).",
       access: "pos.view",
       query: drawerListQuery,
       responses: {
@@ -128,7 +129,13 @@ export function drawerRoutes(deps: AppDeps): ApiRouter {
       method: "get",
       path: "/:id/report",
       summary: "Drawer report (X while open, Z once closed)",
-      description: "The Z report is the one frozen at close.",
+      description: "The Z report is the one frozen at close. It names the session's " +
+        "`register` and `cashier` (who opened it) beside their ids, numbers each discount " +
+        "with its `receiptNumber`, and counts `voids` by cashier: a sale completed in the " +
+        "session and voided, or a pending one voided at its register while the session was " +
+        "open (voids count in no other figure). Money that moves one way (refunds, cash " +
+        "refunds, adjustments out, voids) is a positive magnitude. A Z frozen before these " +
+        "fields existed gets them from the session as it stands; its frozen figures are kept.",
       access: "pos.view",
       params: idParams,
       responses: { 200: { description: "The report", schema: drawerReportSchema } },

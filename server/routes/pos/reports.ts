@@ -12,7 +12,9 @@ export function dailyReportRoutes(deps: AppDeps): ApiRouter {
       summary: "Daily report of a location",
       description: "The drawer report's sections summed over the location's sessions closed " +
         "on that store-local date (default today), plus, for today, the open ones as of now; " +
-        "`sessions` lists them. Closing balance and over/short sum the closed sessions only.",
+        "`sessions` lists them, each naming its `register` and `cashier`. Closing balance " +
+        "and over/short sum the closed sessions only; `voids` sums the sessions' voids, by " +
+        "cashier (see GET /drawers/:id/report).",
       access: "reports.view",
       query: dailyReportQuery,
       responses: { 200: { description: "The daily report", schema: dailyReportSchema } },
