@@ -1,14 +1,14 @@
 /**
  * Receipts (API §8 `GET /transactions/:id/receipt`, §17): the transaction's lines, totals and
  * payments with the store's header, the cashier's and the customer's names, numbered with its
- * receipt number (a refund also names its original's and its reason), built by the pure
- * `buildReceipt()` (consumable lines never appear).
+ * receipt number (a refund also names its original's and its reason; a repair payment its
+ * ticket and instrument, through the repairs port; a tax-exempt one its certificate), built by
+ * the pure `buildReceipt()` (consumable lines never appear).
  */
 import { parseMoney } from "../../domain/money.ts";
 import { buildReceipt, type Receipt } from "../../domain/pos/receipt_text.ts";
 import { findAccount } from "../accounts/accounts_repo.ts";
 import { findUserName } from "../auth/users_repo.ts";
-import type { Db } from "../db/database.ts";
 import type { AppDeps } from "../deps.ts";
 import { findLocation } from "../platform/locations_repo.ts";
 import { printedStore } from "../platform/store.ts";
@@ -18,15 +18,18 @@ import { findPayments } from "./payments_repo.ts";
 import { requireTransaction } from "./transactions.ts";
 import { findTransaction } from "./transactions_repo.ts";
 
-export async function getReceipt(deps: Pick<AppDeps, "db">, id: string): Promise<Receipt> {
-  return (await loadReceipt(deps.db, id)).receipt;
+type ReceiptDeps = Pick<AppDeps, "db" | "repairTickets">;
+
+export async function getReceipt(deps: ReceiptDeps, id: string): Promise<Receipt> {
+  return (await loadReceipt(deps, id)).receipt;
 }
 
 /** The receipt of transaction `id` (404 when there is none) and its account's email, if any. */
 export async function loadReceipt(
-  db: Db,
+  deps: ReceiptDeps,
   id: string,
 ): Promise<{ receipt: Receipt; accountEmail: string | null }> {
+  const db = deps.db;
   const tx = await requireTransaction(db, id);
   const [items, payments, store, location] = [
     await findItems(db, tx.id),
@@ -38,6 +41,9 @@ export async function loadReceipt(
   const account = tx.accountId ? await findAccount(db, tx.accountId) : undefined;
   const original = tx.originalTransactionId
     ? await findTransaction(db, tx.originalTransactionId)
+    : undefined;
+  const repair = tx.repairTicketId && deps.repairTickets
+    ? await deps.repairTickets.findTicketForReceipt(db, tx.repairTicketId)
     : undefined;
   const receipt = buildReceipt({
     store: printedStore(store),
@@ -51,7 +57,10 @@ export async function loadReceipt(
       originalTransactionId: tx.originalTransactionId,
       originalNumber: original?.number ?? null,
       reason: tx.reason,
+      taxExempt: tx.taxExempt,
+      taxExemptCertificate: tx.taxExemptCertificate,
     },
+    repair: repair ?? null,
     timeZone: store.timezone,
     cashierName: cashier ?? null,
     customerName: account?.name ?? null,

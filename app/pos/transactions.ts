@@ -188,6 +188,7 @@ async function insertSale(
       accountId,
       repairTicketId: input.repairTicketId ?? null,
       taxExempt: context.taxExempt,
+      taxExemptCertificate: context.taxExemptCertificate,
       createdBy: actingUserId(actor),
       totals: totalsColumns(totals),
       now,
