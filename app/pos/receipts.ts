@@ -4,12 +4,24 @@
  * receipt number (a refund also names its original's and its reason; a repair payment its
  * ticket and instrument, through the repairs port; a tax-exempt one its certificate), built by
  * the pure `buildReceipt()` (consumable lines never appear).
+ *
+ * A receipt opens in a browser from a signed URL (`receiptLink`: no token, so a link that is
+ * printed, emailed or opened on another device works), signed like files' URLs for the
+ * receipt's own purpose: it serves that receipt's page only, until it expires.
  */
+import { ForbiddenError } from "../../domain/errors.ts";
 import { parseMoney } from "../../domain/money.ts";
+import type { PaperSize } from "../../domain/printing/html_page.ts";
 import { buildReceipt, type Receipt } from "../../domain/pos/receipt_text.ts";
 import { findAccount } from "../accounts/accounts_repo.ts";
 import { findUserName } from "../auth/users_repo.ts";
 import type { AppDeps } from "../deps.ts";
+import {
+  DEFAULT_URL_TTL_SECONDS,
+  type SignedQuery,
+  signPrintoutUrl,
+  verifyFileSignature,
+} from "../files/signed_urls.ts";
 import { findLocation } from "../platform/locations_repo.ts";
 import { printedStore } from "../platform/store.ts";
 import { findStore } from "../platform/store_repo.ts";
@@ -86,4 +98,51 @@ export async function loadReceipt(
     })),
   });
   return { receipt, accountEmail: account?.email ?? null };
+}
+
+/** Signatures of receipt links are made for this purpose only (worthless on other routes). */
+const RECEIPT_LINK = "receipt:";
+
+type LinkDeps = ReceiptDeps & Pick<AppDeps, "config" | "clock">;
+
+/**
+ * A signed URL opening the receipt's printable page without a token until `expiresAt`
+ * (`paper` chooses the page's layout); 404 for an unknown transaction.
+ */
+export async function receiptLink(
+  deps: LinkDeps,
+  id: string,
+  options: { paper?: PaperSize; ttlSeconds?: number } = {},
+): Promise<{ url: string; expiresAt: string }> {
+  const tx = await requireTransaction(deps.db, id);
+  const txId = tx.id.toLowerCase();
+  return signPrintoutUrl(
+    deps.config,
+    {
+      id: txId,
+      routeUrl: `${deps.config.publicUrl}/v1/transactions/${txId}/receipt/print`,
+      purpose: RECEIPT_LINK,
+      options: { paper: options.paper },
+    },
+    deps.clock.now(),
+    options.ttlSeconds ?? DEFAULT_URL_TTL_SECONDS,
+  );
+}
+
+/**
+ * The receipt a signed URL opens: a tampered or expired signature → 403 invalid_signature
+ * (before any lookup); a transaction that is gone → 404.
+ */
+export async function openLinkedReceipt(
+  deps: LinkDeps,
+  id: string,
+  query: SignedQuery,
+): Promise<Receipt> {
+  const valid = await verifyFileSignature(deps.config, id, query, deps.clock.now(), {
+    purpose: RECEIPT_LINK,
+  });
+  if (!valid) {
+    throw new ForbiddenError("invalid_signature", "The receipt link is invalid or has expired");
+  }
+  return await getReceipt(deps, id);
 }
