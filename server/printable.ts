@@ -50,6 +50,18 @@ export interface PrintedForms {
   html: (paper: PaperSize) => string;
 }
 
+/**
+ * A printed form's page opened from a signed URL (the URL is a credential): the HTML form's
+ * headers, and neither kept by caches nor named in a Referer.
+ */
+export function signedPageResponse(c: Context, html: string): Response {
+  return c.body(html, 200, {
+    ...HTML_HEADERS,
+    "Cache-Control": "private, no-store",
+    "Referrer-Policy": "no-referrer",
+  });
+}
+
 /** Answers the form the request's `Accept` asks for (`Vary: Accept`, so caches keep them apart). */
 export function printedResponse(
   c: Context,

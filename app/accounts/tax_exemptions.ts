@@ -45,16 +45,18 @@ export async function requireTaxExemption(db: Db, id: string): Promise<TaxExempt
 }
 
 /**
- * For the point of sale: whether the account has an exemption active on `onDate`
- * (YYYY-MM-DD, store-local) — approved and not expired — then it pays no tax.
+ * For the point of sale: the account's exemption active on `onDate` (YYYY-MM-DD, store-local)
+ * — approved and not expired; the most recently approved of several — then it pays no tax and
+ * its receipts name the certificate. Undefined when none is.
  */
-export async function hasActiveTaxExemption(
+export async function findActiveTaxExemption(
   db: Db,
   accountId: string,
   onDate: string,
-): Promise<boolean> {
+): Promise<{ certificateNumber: string } | undefined> {
   const exemptions = await listTaxExemptionTerms(db, accountId);
-  return exemptions.some((exemption) => isExemptionActive(exemption, onDate));
+  const active = exemptions.find((exemption) => isExemptionActive(exemption, onDate));
+  return active && { certificateNumber: active.certificateNumber };
 }
 
 export async function listTaxExemptions(

@@ -1,5 +1,5 @@
 /** SQL of tax exemptions (of live accounts). */
-import type { Selectable, Transaction } from "kysely";
+import { type Selectable, sql, type Transaction } from "kysely";
 import type { TaxExemptionStatus } from "../../domain/accounts/tax_exemption_status.ts";
 import type { Database, Db } from "../db/database.ts";
 import { paginate } from "../db/pagination.ts";
@@ -108,14 +108,22 @@ export function listTaxExemptions(
   });
 }
 
-/** Status and expiry of every exemption of the account: what decides whether one is active. */
+/**
+ * Certificate, status and expiry of every exemption of the account (what decides whether one
+ * is active), the most recently approved first.
+ */
 export async function listTaxExemptionTerms(
   db: Db,
   accountId: string,
-): Promise<Array<{ status: TaxExemptionStatus; expiresDate: string | null }>> {
-  const rows = await db.selectFrom("tax_exemptions").select(["status", "expires_date"])
-    .where("account_id", "=", accountId).execute();
+): Promise<
+  Array<{ certificateNumber: string; status: TaxExemptionStatus; expiresDate: string | null }>
+> {
+  const rows = await db.selectFrom("tax_exemptions")
+    .select(["certificate_number", "status", "expires_date"])
+    .where("account_id", "=", accountId)
+    .orderBy(sql`approved_at DESC NULLS LAST`).orderBy("id").execute();
   return rows.map((r) => ({
+    certificateNumber: r.certificate_number,
     status: r.status as TaxExemptionStatus,
     expiresDate: r.expires_date,
   }));

@@ -6,10 +6,13 @@
  *
  * A kind is searched only when its module is enabled and the caller holds its view
  * permission; otherwise it is treated as absent (its records are neither found nor named).
+ * A serial number finds units and, on repair tickets, the tickets the pure
+ * `ticketsNamedBySerial()` keeps (the open ones, else the last repair unless a unit carries it).
  */
 import { formatAccountNumber } from "../../domain/accounts/naming.ts";
 import type { Permission } from "../../domain/auth/permissions.ts";
 import { MAX_SCAN_CODE_LENGTH, readScanCode } from "../../domain/counter/scan_code.ts";
+import { ticketsNamedBySerial } from "../../domain/counter/serial_tickets.ts";
 import {
   BadInputError,
   ConflictError,
@@ -121,15 +124,23 @@ export async function scanCode(deps: AppDeps, actor: Actor, raw: string): Promis
     ticketNumber: kinds.has("repair_ticket") && code.ticketNumber !== null
       ? formatTicketNumber(code.ticketNumber)
       : null,
+    ticketSerial: kinds.has("repair_ticket") ? code.text : null,
     rentalNumber: kinds.has("rental") ? code.rentalNumber : null,
     accountNumber: kinds.has("account") && code.accountNumber !== null
       ? formatAccountNumber(code.accountNumber)
       : null,
     transactionNumber: kinds.has("transaction") ? code.receiptNumber : null,
   };
-  // A product found by SKU and by UPC at once is one candidate.
+  const found = await findScanHits(deps.db, lookup);
+  const bySerial = ticketsNamedBySerial(
+    found.filter((hit): hit is ScanHitRow & { status: string; createdAt: string } =>
+      hit.bySerial && hit.status !== null && hit.createdAt !== null
+    ),
+    found.some((hit) => hit.kind === "unit"),
+  );
+  // A product found by SKU and by UPC at once is one candidate (a ticket by number and serial).
   const seen = new Set<string>();
-  const hits = (await findScanHits(deps.db, lookup)).filter((hit) => {
+  const hits = [...found.filter((hit) => !hit.bySerial), ...bySerial].filter((hit) => {
     const key = `${hit.kind}:${hit.id}`;
     if (seen.has(key)) return false;
     seen.add(key);

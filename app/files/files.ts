@@ -13,7 +13,11 @@ import {
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
 } from "../../domain/errors.ts";
-import { type SniffedType, sniffUpload } from "../../domain/files/content_type.ts";
+import {
+  recordFileWhitelist,
+  type SniffedType,
+  type UploadWhitelist,
+} from "../../domain/files/content_type.ts";
 import { extraFilePermission, mayAccessFilesOf } from "../../domain/files/file_access.ts";
 import { storedFilePath } from "../../domain/files/serve_path.ts";
 import type { Transaction } from "kysely";
@@ -83,13 +87,13 @@ function streamOf(bytes: Uint8Array, sliceBytes = 256 * 1024): ReadableStream<Ui
 }
 
 /**
- * The stored type of an upload (the §6 rules, shared with the storage hub): larger than
- * `maxBytes` → 413, empty → 400, not on the whitelist (judged from the bytes, plain text only
- * in the notes category) → 415.
+ * The stored type of an upload (the rules every upload follows: §6, and the storage hub's
+ * §11): larger than `maxBytes` → 413, empty → 400, not on the route's whitelist (judged from
+ * the bytes: `recordFileWhitelist`, `DOCUMENT_WHITELIST`) → 415.
  */
 export function vetUpload(
   content: Uint8Array,
-  category: string | null,
+  whitelist: UploadWhitelist,
   maxBytes: number,
 ): SniffedType {
   if (content.byteLength > maxBytes) {
@@ -100,12 +104,8 @@ export function vetUpload(
       { path: "file", message: "The file is empty" },
     ]);
   }
-  const sniffed = sniffUpload(content, category);
-  if (!sniffed) {
-    throw new UnsupportedMediaTypeError(
-      "Accepted: JPEG, PNG, WebP, GIF and PDF (plain text only in the notes category)",
-    );
-  }
+  const sniffed = whitelist.sniff(content);
+  if (!sniffed) throw new UnsupportedMediaTypeError(`Accepted: ${whitelist.accepted}`);
   return sniffed;
 }
 
@@ -137,7 +137,7 @@ export async function uploadFile(
     );
   }
   const limits = await uploadLimits(deps);
-  const sniffed = vetUpload(input.content, input.category, limits.maxBytes);
+  const sniffed = vetUpload(input.content, recordFileWhitelist(input.category), limits.maxBytes);
   if (input.category === PROFILE_CATEGORY && !sniffed.contentType.startsWith("image/")) {
     throw new UnsupportedMediaTypeError("A profile picture must be an image");
   }

@@ -4,9 +4,10 @@
  * purpose too, and may bind a generation (`&generation=<n>`, signed as
  * "<purpose><fileId>.<expires>.<n>"): the route's owner compares it with the file's current one
  * on use, so a change of access it records revokes the URLs signed before (the storage hub's,
- * app/storage/storage_files.ts). The key is derived from JWT_SECRET
- * (HMAC of a fixed label, so it never equals the token key), or from a random per-process
- * secret when JWT_SECRET is unset (development: URLs then die with the process).
+ * app/storage/storage_files.ts). Printouts (a receipt's page, a shelf label, API §17) are
+ * signed the same way for their own purpose (`signPrintoutUrl`). The key is derived from
+ * JWT_SECRET (HMAC of a fixed label, so it never equals the token key), or from a random
+ * per-process secret when JWT_SECRET is unset (development: URLs then die with the process).
  */
 import type { AppConfig } from "../config.ts";
 
@@ -97,6 +98,36 @@ export async function signUrlFor(
     url: `${routeUrl}?expires=${expires}${generation}&signature=${sig}`,
     expiresAt: new Date(expires * 1000).toISOString(),
   };
+}
+
+/** A printout a signed URL opens: the record, its serve route and the signature's purpose. */
+export interface PrintoutLink {
+  id: string;
+  /** The serve route's absolute URL, without a query. */
+  routeUrl: string;
+  purpose: string;
+  /**
+   * Query parameters appended after the signature, unsigned: they only choose how the same
+   * record is shown (paper, format, layout), never which record or for how long.
+   */
+  options?: Record<string, string | undefined>;
+}
+
+/** A signed URL of a printout (`{ url, expiresAt }`), valid `ttlSeconds` from `now`. */
+export async function signPrintoutUrl(
+  config: Pick<AppConfig, "jwtSecret">,
+  link: PrintoutLink,
+  now: Date,
+  ttlSeconds = DEFAULT_URL_TTL_SECONDS,
+): Promise<{ url: string; expiresAt: string }> {
+  const expires = Math.floor(now.getTime() / 1000) + ttlSeconds;
+  const signed = await signUrlFor(config, link.id, link.routeUrl, expires, {
+    purpose: link.purpose,
+  });
+  const options = Object.entries(link.options ?? {})
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([key, value]) => `&${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join("");
+  return { url: signed.url + options, expiresAt: signed.expiresAt };
 }
 
 function constantTimeEqual(a: string, b: string): boolean {

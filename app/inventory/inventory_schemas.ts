@@ -344,3 +344,10 @@ export const labelQuery = z.strictObject({
     "The label's size: avery5160 (2.625 × 1 in, default) or roll57 (57 × 32 mm)",
   ),
 });
+
+/** The query of a label opened by URL (no `Accept` to choose by): the format and the size. */
+export const labelFileQuery = labelQuery.extend({
+  format: z.enum(["pdf", "png"]).default("pdf").describe(
+    "pdf (default): a one-page PDF the size of the label; png: a 300-dpi grayscale PNG",
+  ),
+});

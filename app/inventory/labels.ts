@@ -2,8 +2,11 @@
  * Shelf labels (API §17): one product's label as PDF or PNG, and a PDF sheet of many. Reads
  * only; the products come in one query; each distinct product's barcode is rendered once
  * (label_render.ts), whatever the number of copies.
+ *
+ * One label also opens in a browser from a signed URL (`labelLink`: no token), signed like
+ * files' URLs for the label's own purpose.
  */
-import { NotFoundError } from "../../domain/errors.ts";
+import { ForbiddenError, NotFoundError } from "../../domain/errors.ts";
 import { labelBarcodeFor } from "../../domain/inventory/label_barcode.ts";
 import {
   type LabelLayout,
@@ -12,6 +15,12 @@ import {
 } from "../../domain/inventory/label_layout.ts";
 import { formatMoney, parseMoney } from "../../domain/money.ts";
 import type { AppDeps } from "../deps.ts";
+import {
+  DEFAULT_URL_TTL_SECONDS,
+  type SignedQuery,
+  signPrintoutUrl,
+  verifyFileSignature,
+} from "../files/signed_urls.ts";
 import type { LabelSheetInput } from "./inventory_schemas.ts";
 import { labelPng } from "./label_png.ts";
 import { type LabelContent, labelsPdf } from "./label_render.ts";
@@ -96,4 +105,52 @@ export async function labelSheet(
   }
   const bytes = await labelsPdf(labels, SHEETS[input.layout], "Shelf labels");
   return { contentType: "application/pdf", bytes };
+}
+
+/** Signatures of label links are made for this purpose only (worthless on other routes). */
+const LABEL_LINK = "label:";
+
+type LinkDeps = Pick<AppDeps, "db" | "config" | "clock">;
+
+/**
+ * A signed URL opening the product's label (`format`, `layout`) without a token until
+ * `expiresAt`; 404 for an unknown product.
+ */
+export async function labelLink(
+  deps: LinkDeps,
+  id: string,
+  options: { format: LabelFormat; layout: LabelLayout; ttlSeconds?: number },
+): Promise<{ url: string; expiresAt: string }> {
+  const productId = (await requireProduct(deps.db, id)).id.toLowerCase();
+  return signPrintoutUrl(
+    deps.config,
+    {
+      id: productId,
+      routeUrl: `${deps.config.publicUrl}/v1/products/${productId}/label/print`,
+      purpose: LABEL_LINK,
+      options: { format: options.format, layout: options.layout },
+    },
+    deps.clock.now(),
+    options.ttlSeconds ?? DEFAULT_URL_TTL_SECONDS,
+  );
+}
+
+/**
+ * The label a signed URL opens: a tampered or expired signature → 403 invalid_signature
+ * (before any lookup); a product that is gone → 404.
+ */
+export async function openLinkedLabel(
+  deps: LinkDeps,
+  id: string,
+  query: SignedQuery,
+  format: LabelFormat,
+  layout: LabelLayout,
+): Promise<RenderedLabel> {
+  const valid = await verifyFileSignature(deps.config, id, query, deps.clock.now(), {
+    purpose: LABEL_LINK,
+  });
+  if (!valid) {
+    throw new ForbiddenError("invalid_signature", "The label link is invalid or has expired");
+  }
+  return await productLabel(deps, id, format, layout);
 }

@@ -277,6 +277,16 @@ export const receiptSchema = z.object({
     "A refund's original transaction, S-0001234 (null unless a refund)",
   ),
   refundReason: z.string().nullable().describe("A refund's reason (null unless a refund)"),
+  repair: z.object({
+    ticketNumber: z.string(),
+    itemDescription: z.string().describe("The instrument as the ticket describes it"),
+    serialNumber: z.string().nullable(),
+  }).nullable().describe("The repair ticket a repair_payment pays (null otherwise)"),
+  taxExempt: z.boolean(),
+  taxExemptCertificate: z.string().nullable().describe(
+    "The certificate number of the exemption that made the transaction tax-exempt, as it was " +
+      "when the transaction was priced (null when not exempt, or exempt from before it was kept)",
+  ),
   cashierName: z.string().nullable(),
   customerName: z.string().nullable(),
   lines: z.array(z.object({

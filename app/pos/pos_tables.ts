@@ -71,6 +71,7 @@ export interface TransactionTable {
   total: NumericDefault;
   amount_paid: NumericDefault;
   tax_exempt: Generated<boolean>;
+  tax_exempt_certificate: string | null;
   reason: string | null;
   void_reason: string | null;
   created_by: string | null;

@@ -12,7 +12,7 @@ import {
   type TaxRates,
   type TransactionTotals,
 } from "../../domain/pos/transaction_totals.ts";
-import { hasActiveTaxExemption } from "../accounts/tax_exemptions.ts";
+import { findActiveTaxExemption } from "../accounts/tax_exemptions.ts";
 import type { Db } from "../db/database.ts";
 import { findStoreTimezone } from "../platform/store_repo.ts";
 import { getRuntimeConfig } from "../platform/runtime_config.ts";
@@ -27,6 +27,8 @@ import {
 export interface PricingContext {
   taxRates: TaxRates;
   taxExempt: boolean;
+  /** The certificate of the exemption that applies (stored on the transaction, for receipts). */
+  taxExemptCertificate: string | null;
 }
 
 /** Tax rates from the runtime config; tax exemption of the account on today's store date. */
@@ -36,12 +38,13 @@ export async function pricingContext(
   now: Date,
 ): Promise<PricingContext> {
   const config = await getRuntimeConfig(trx);
-  let taxExempt = false;
-  if (accountId) {
-    const today = storeLocalDate(now, await findStoreTimezone(trx));
-    taxExempt = await hasActiveTaxExemption(trx, accountId, today);
-  }
-  return { taxRates: parseTaxRates(config.taxRates), taxExempt };
+  const today = accountId ? storeLocalDate(now, await findStoreTimezone(trx)) : "";
+  const exemption = accountId ? await findActiveTaxExemption(trx, accountId, today) : undefined;
+  return {
+    taxRates: parseTaxRates(config.taxRates),
+    taxExempt: exemption !== undefined,
+    taxExemptCertificate: exemption?.certificateNumber ?? null,
+  };
 }
 
 /** The order discount as entered (basis points for percent, cents for amount). */
@@ -119,6 +122,7 @@ export async function saveTotals(
     ...extra,
     totals: totalsColumns(totals),
     taxExempt: context.taxExempt,
+    taxExemptCertificate: context.taxExemptCertificate,
   }, now);
   return { tx: updated, items: updatedItems };
 }

@@ -29,7 +29,7 @@ export async function emailReceipt(
   if (!(await deps.modules.isEnabled("email"))) {
     throw new ForbiddenError("module_disabled", "The email module is disabled");
   }
-  const { receipt, accountEmail } = await loadReceipt(deps.db, id);
+  const { receipt, accountEmail } = await loadReceipt(deps, id);
   const to = input?.to ?? accountEmail;
   if (!to) {
     throw new ValidationError([{

@@ -1,6 +1,6 @@
 /** The wire shape of a receipt (`GET /transactions/:id/receipt` as JSON). */
 import { formatMoney } from "../../domain/money.ts";
-import type { Receipt, ReceiptStore } from "../../domain/pos/receipt_text.ts";
+import type { Receipt, ReceiptRepair, ReceiptStore } from "../../domain/pos/receipt_text.ts";
 import type { TransactionStatus, TransactionType } from "../../domain/pos/transaction_status.ts";
 import type { PaymentMethod } from "../../domain/pos/transaction_totals.ts";
 
@@ -16,6 +16,9 @@ export interface ReceiptJson {
   originalTransactionId: string | null;
   originalReceiptNumber: string | null;
   refundReason: string | null;
+  repair: ReceiptRepair | null;
+  taxExempt: boolean;
+  taxExemptCertificate: string | null;
   cashierName: string | null;
   customerName: string | null;
   lines: { description: string; quantity: number; unitPrice: string; amount: string }[];

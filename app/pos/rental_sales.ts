@@ -55,6 +55,7 @@ export async function startBuyoutSale(
     repairTicketId: null,
     rentalId: input.rentalId,
     taxExempt: context.taxExempt,
+    taxExemptCertificate: context.taxExemptCertificate,
     createdBy: actingUserId(actor),
     totals: totalsColumns(totals),
     now,

@@ -6,6 +6,7 @@
  * transaction.
  */
 import type { Transaction } from "kysely";
+import type { ReceiptRepair } from "../../domain/pos/receipt_text.ts";
 import type { Database, Db } from "../db/database.ts";
 
 /**
@@ -33,6 +34,8 @@ export interface RepairTicketPort {
   findTicketStatus(trx: Db, ticketId: string): Promise<string | undefined>;
   /** The ticket's account: a repair_payment started without `accountId` is billed to it. */
   findTicketAccountId(trx: Db, ticketId: string): Promise<string | undefined>;
+  /** What a repair_payment's receipt names: the ticket's number and instrument (if live). */
+  findTicketForReceipt(db: Db, ticketId: string): Promise<ReceiptRepair | undefined>;
   /**
    * The lines of a repair_payment started without lines (API §8): the ticket's
    * customer-facing line items while nothing has been paid on it, else one "Balance due"

@@ -193,6 +193,7 @@ async function insertSale(
       accountId,
       repairTicketId: input.repairTicketId ?? null,
       taxExempt: context.taxExempt,
+      taxExemptCertificate: context.taxExemptCertificate,
       createdBy: actingUserId(actor),
       totals: totalsColumns(totals),
       discountApproval: granted && approvalColumns(granted.share, granted.approver),

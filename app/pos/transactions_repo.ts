@@ -35,6 +35,8 @@ export interface TransactionRecord {
   total: string;
   amountPaid: string;
   taxExempt: boolean;
+  /** The certificate of the exemption that made it tax-exempt (none before it was kept). */
+  taxExemptCertificate: string | null;
   reason: string | null;
   voidReason: string | null;
   createdBy: string | null;
@@ -81,6 +83,7 @@ export function toTransaction(row: TransactionRow): TransactionRecord {
     total: row.total,
     amountPaid: row.amount_paid,
     taxExempt: row.tax_exempt,
+    taxExemptCertificate: row.tax_exempt_certificate ?? null,
     reason: row.reason,
     voidReason: row.void_reason,
     createdBy: row.created_by,
@@ -130,6 +133,8 @@ export interface NewTransaction {
   rentalId?: string | null;
   originalTransactionId?: string | null;
   taxExempt: boolean;
+  /** Kept only with `taxExempt`. */
+  taxExemptCertificate?: string | null;
   reason?: string | null;
   createdBy: string;
   approvedBy?: string | null;
@@ -154,6 +159,7 @@ export async function insertTransaction(db: Db, v: NewTransaction): Promise<Tran
     rental_id: v.rentalId ?? null,
     original_transaction_id: v.originalTransactionId ?? null,
     tax_exempt: v.taxExempt,
+    tax_exempt_certificate: v.taxExempt ? v.taxExemptCertificate ?? null : null,
     reason: v.reason ?? null,
     created_by: v.createdBy,
     approved_by: v.approvedBy ?? null,
@@ -209,7 +215,9 @@ export interface TransactionChanges {
   discountApproval?: DiscountApprovalColumns | null;
   totals?: TotalsColumns;
   amountPaid?: string;
+  /** With `taxExemptCertificate` (kept only while tax-exempt). */
   taxExempt?: boolean;
+  taxExemptCertificate?: string | null;
   voidReason?: string;
   completedBy?: string;
   voidedBy?: string;
@@ -240,7 +248,12 @@ export async function updateTransaction(
       }
       : {}),
     ...(c.amountPaid !== undefined ? { amount_paid: c.amountPaid } : {}),
-    ...(c.taxExempt !== undefined ? { tax_exempt: c.taxExempt } : {}),
+    ...(c.taxExempt !== undefined
+      ? {
+        tax_exempt: c.taxExempt,
+        tax_exempt_certificate: c.taxExempt ? c.taxExemptCertificate ?? null : null,
+      }
+      : {}),
     ...(c.voidReason !== undefined ? { void_reason: c.voidReason } : {}),
     ...(c.completedBy !== undefined ? { completed_by: c.completedBy } : {}),
     ...(c.voidedBy !== undefined ? { voided_by: c.voidedBy } : {}),

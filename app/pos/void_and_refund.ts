@@ -151,6 +151,7 @@ export async function refundTransaction(
       repairTicketId: null,
       originalTransactionId: original.id,
       taxExempt: original.taxExempt,
+      taxExemptCertificate: original.taxExemptCertificate,
       reason: input.reason,
       createdBy: actingUserId(actor),
       approvedBy: approver?.userId ?? null,

@@ -31,6 +31,15 @@ export function repairTicketPort(deps: PortDeps): RepairTicketPort {
 
     findTicketAccountId: async (trx, ticketId) => (await findTicket(trx, ticketId))?.accountId,
 
+    async findTicketForReceipt(db, ticketId) {
+      const ticket = await findTicket(db, ticketId);
+      return ticket && {
+        ticketNumber: ticket.ticketNumber,
+        itemDescription: ticket.itemDescription,
+        serialNumber: ticket.serialNumber,
+      };
+    },
+
     async paymentLines(trx, ticketId) {
       // The view carries the amount paid so far, read in the same statement as the ticket.
       const ticket = await findTicket(trx, ticketId);

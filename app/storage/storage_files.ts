@@ -1,9 +1,10 @@
 /**
  * Use cases of files in storage folders (API §11): list and read (view level on the folder),
  * upload, rename, move, delete (edit level; a move needs edit on the target folder too),
- * signed URLs and content. Uploads follow the files module's rules (§6: size limit, whitelist
- * judged from the bytes; plain text is not accepted here, as outside the notes category) and
- * its byte storage; `upload.maxFilesPerEntity` does not apply to folders. Changes are audited
+ * signed URLs and content. Uploads follow the files module's rules (size limit, type judged
+ * from the bytes) with the documents' whitelist (`DOCUMENT_WHITELIST`: images, PDF, office
+ * documents, plain text and CSV) and its byte storage; `upload.maxFilesPerEntity` does not
+ * apply to folders. Changes are audited
  * (`storage.file_*`).
  *
  * Signed URLs carry the file's link generation (access_repo.ts `ACCESS_CHANGE`): a change that
@@ -12,6 +13,7 @@
  * effect now, not when the last link expires (up to 7 days).
  */
 import { ForbiddenError, InvalidReferenceError, NotFoundError } from "../../domain/errors.ts";
+import { DOCUMENT_WHITELIST } from "../../domain/files/content_type.ts";
 import { storedFilePath } from "../../domain/files/serve_path.ts";
 import type { Actor } from "../actor.ts";
 import { audit } from "../audit/audit.ts";
@@ -93,7 +95,7 @@ export async function uploadStorageFile(
 ): Promise<StorageFileJson> {
   await requireFolder(deps.db, actor, folderId, "writeFiles");
   const { maxBytes } = await uploadLimits(deps);
-  const sniffed = vetUpload(input.content, null, maxBytes);
+  const sniffed = vetUpload(input.content, DOCUMENT_WHITELIST, maxBytes);
   const id = deps.ids.uuid();
   const path = storedFilePath(STORAGE_KEY_PREFIX, id, sniffed.extension);
   await storeUploadBytes(deps, path, input.content);

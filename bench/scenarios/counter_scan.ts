@@ -29,6 +29,7 @@ const statement = await pgbenchFor((db) =>
     productBarcode: "0900000000777",
     unitSerial: "scan-777",
     ticketNumber: null,
+    ticketSerial: "scan-777",
     rentalNumber: null,
     accountNumber: null,
     transactionNumber: null,

@@ -1,14 +1,29 @@
 /**
- * The upload whitelist, judged from the content's first bytes (never from the client's
- * Content-Type or file name): JPEG, PNG, WebP, GIF, PDF; plain text (valid UTF-8 without NUL
- * bytes) only for the `notes` category.
+ * The upload whitelists, judged from the content (never from the client's Content-Type or file
+ * name), and the one table of the types we store with their file name extensions:
+ *  - files attached to records (API §6): JPEG, PNG, WebP, GIF, PDF; plain text (valid UTF-8
+ *    without NUL bytes) only for the `notes` category;
+ *  - the storage hub's documents (API §11): the same images and PDF, office documents (Word
+ *    docx, Excel xlsx, OpenDocument odt and ods, domain/files/office_documents.ts) and plain
+ *    text or CSV (valid UTF-8 without control characters but tab, line and form feeds and
+ *    carriage returns, not starting like markup or a script: HTML, XML, SVG and `#!` scripts
+ *    are refused, as are executables and anything else).
  */
+import { type OfficeDocument, sniffOfficeDocument } from "./office_documents.ts";
 
 export interface SniffedType {
   contentType: string;
   /** The extension of the stored file's generated key. */
   extension: string;
 }
+
+/** The media type of each office document. */
+const OFFICE_TYPES: Readonly<Record<OfficeDocument, string>> = {
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  odt: "application/vnd.oasis.opendocument.text",
+  ods: "application/vnd.oasis.opendocument.spreadsheet",
+};
 
 /**
  * The file name extensions of each type we store (lower case, media type without parameters):
@@ -21,7 +36,11 @@ const EXTENSIONS: Readonly<Record<string, readonly [string, ...string[]]>> = {
   "image/gif": ["gif"],
   "image/webp": ["webp"],
   "application/pdf": ["pdf"],
-  "text/plain": ["txt"],
+  "text/plain": ["txt", "csv", "tsv", "text", "log"],
+  [OFFICE_TYPES.docx]: ["docx"],
+  [OFFICE_TYPES.xlsx]: ["xlsx"],
+  [OFFICE_TYPES.odt]: ["odt"],
+  [OFFICE_TYPES.ods]: ["ods"],
 };
 
 /** The extensions of a stored content type (`text/plain; charset=utf-8` → txt), if known. */
@@ -66,17 +85,65 @@ export function isPlainText(content: Uint8Array): boolean {
   }
 }
 
-export const TEXT_CATEGORY = "notes";
+/**
+ * Whether text starts like code: markup (after a byte order mark and white space, a `<`: an
+ * HTML page, an XML or SVG document) or a script (`#!`). Such text is refused where plain text
+ * is a document.
+ */
+export function startsLikeCode(content: Uint8Array): boolean {
+  if (startsWith(content, ascii("#!"))) return true;
+  let at = startsWith(content, [0xef, 0xbb, 0xbf]) ? 3 : 0;
+  while (at < content.length && [0x09, 0x0a, 0x0c, 0x0d, 0x20].includes(content[at]!)) at++;
+  return content[at] === 0x3c;
+}
+
+/** C0 controls but tab, line feed, form feed and carriage return; and DEL. */
+function isControl(b: number): boolean {
+  return (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d) || b === 0x7f;
+}
 
 /**
- * The stored type of an upload, or undefined when it is not on the whitelist. Text is
- * judged over the whole content, so pass all of it.
+ * Text a document may be (plain text, CSV): plain text without control characters (an
+ * executable's header or a terminal's escape sequences are not a document) that does not
+ * start like code.
  */
-export function sniffUpload(content: Uint8Array, category: string | null): SniffedType | undefined {
-  const binary = sniffBinaryType(content.subarray(0, 16));
-  if (binary) return binary;
-  if (category === TEXT_CATEGORY && isPlainText(content)) {
-    return typed("text/plain; charset=utf-8");
-  }
-  return undefined;
+export function isDocumentText(content: Uint8Array): boolean {
+  return isPlainText(content) && !content.some(isControl) && !startsLikeCode(content);
 }
+
+const TEXT = "text/plain; charset=utf-8";
+
+/** What an upload route accepts: the stored type of an upload, or undefined (→ 415). */
+export interface UploadWhitelist {
+  /** What it accepts, in words (the 415's detail). */
+  readonly accepted: string;
+  /** The stored type of `content` (all of it: text is judged over the whole), if accepted. */
+  sniff(content: Uint8Array): SniffedType | undefined;
+}
+
+export const TEXT_CATEGORY = "notes";
+
+/** Files attached to records (API §6): images and PDF; plain text only in the notes category. */
+export function recordFileWhitelist(category: string | null): UploadWhitelist {
+  return {
+    accepted: "JPEG, PNG, WebP, GIF and PDF (plain text only in the notes category)",
+    sniff(content) {
+      const binary = sniffBinaryType(content.subarray(0, 16));
+      if (binary) return binary;
+      return category === TEXT_CATEGORY && isPlainText(content) ? typed(TEXT) : undefined;
+    },
+  };
+}
+
+/** The storage hub's documents (API §11): images, PDF, office documents, plain text and CSV. */
+export const DOCUMENT_WHITELIST: UploadWhitelist = {
+  accepted: "PDF, JPEG, PNG, WebP, GIF, Word (docx), Excel (xlsx), OpenDocument text and " +
+    "spreadsheets (odt, ods), and plain text or CSV in UTF-8",
+  sniff(content) {
+    const binary = sniffBinaryType(content.subarray(0, 16));
+    if (binary) return binary;
+    const office = sniffOfficeDocument(content);
+    if (office) return typed(OFFICE_TYPES[office]);
+    return isDocumentText(content) ? typed(TEXT) : undefined;
+  },
+};

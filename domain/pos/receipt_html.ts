@@ -22,6 +22,7 @@ import {
   type ReceiptPayment,
   showsChange,
   statusMark,
+  taxExemptionNote,
   totalLabel,
   TYPE_TITLES,
 } from "./receipt_text.ts";
@@ -60,13 +61,17 @@ export function renderReceiptHtml(receipt: Receipt, paper: PaperSize = "roll"): 
   if (receipt.refundReason) facts.push(["Reason", receipt.refundReason]);
   if (receipt.cashierName) facts.push(["Cashier", receipt.cashierName]);
   if (receipt.customerName) facts.push(["Customer", receipt.customerName]);
+  if (receipt.repair) {
+    facts.push(["Repair", receipt.repair.ticketNumber], ["Item", receipt.repair.itemDescription]);
+    if (receipt.repair.serialNumber) facts.push(["Serial", receipt.repair.serialNumber]);
+  }
 
   const totals = [amountRow("Subtotal", receipt.subtotal)];
   if (receipt.discount !== 0) totals.push(amountRow("Discount", receipt.discount));
-  totals.push(
-    amountRow("Tax", receipt.tax),
-    amountRow(totalLabel(receipt), receipt.total, "total"),
-  );
+  totals.push(amountRow("Tax", receipt.tax));
+  const exemption = taxExemptionNote(receipt);
+  if (exemption) totals.push(markup`<tr class="sub"><td colspan="2">${exemption}</td></tr>`);
+  totals.push(amountRow(totalLabel(receipt), receipt.total, "total"));
 
   const payments = receipt.payments.flatMap((payment) => paymentRows(receipt, payment));
   if (showsChange(receipt)) payments.push(amountRow("Change", receipt.change));

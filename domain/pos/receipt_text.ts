@@ -1,7 +1,9 @@
 /**
  * Receipts (API §8 `GET /transactions/:id/receipt`, §17): `buildReceipt()` gives the
  * receipt's content (store header, receipt number, lines, totals, payments, change; a refund
- * names the original's receipt number and its reason) with consumable lines removed (its wire
+ * names the original's receipt number and its reason, and prints no "Change 0.00"; a repair
+ * payment names its ticket and the instrument; a tax-exempt one says so with the exemption's
+ * certificate) with consumable lines removed (its wire
  * shape is built by `app/pos/receipt_json.ts`, its page by `receipt_html.ts`), and
  * `renderReceiptText()` the printable plain-text form (`Accept: text/plain`), at most 40
  * columns per line by default.
@@ -44,10 +46,20 @@ import {
 export const RECEIPT_WIDTH = PRINT_WIDTH;
 const MAX_DESCRIPTION_ROWS = 3;
 const MAX_REASON_ROWS = 3;
+const MAX_ITEM_ROWS = 2;
+const MAX_EXEMPTION_ROWS = 2;
 
 export type ReceiptAddress = PostalAddress;
 
 export type ReceiptStore = PrintStore;
+
+/** The repair ticket a repair payment pays, as its receipt names it. */
+export interface ReceiptRepair {
+  ticketNumber: string;
+  /** The instrument as the ticket describes it ("Violin 4/4"). */
+  itemDescription: string;
+  serialNumber: string | null;
+}
 
 export interface ReceiptLineInput {
   description: string;
@@ -83,7 +95,12 @@ export interface ReceiptInput {
     originalNumber?: number | null;
     /** A refund's reason (as given to `POST /transactions/:id/refunds`). */
     reason?: string | null;
+    taxExempt?: boolean;
+    /** The certificate of the exemption that made it tax-exempt, when kept. */
+    taxExemptCertificate?: string | null;
   };
+  /** A repair payment's ticket (null otherwise, or when it is gone). */
+  repair?: ReceiptRepair | null;
   /** The store's IANA time zone, for the printed date and time. */
   timeZone: string;
   cashierName?: string | null;
@@ -129,6 +146,11 @@ export interface Receipt {
   originalReceiptNumber: string | null;
   /** A refund's reason; null otherwise. */
   refundReason: string | null;
+  /** A repair payment's ticket and instrument; null otherwise. */
+  repair: ReceiptRepair | null;
+  taxExempt: boolean;
+  /** A tax-exempt transaction's certificate (null when exempt from before it was kept). */
+  taxExemptCertificate: string | null;
   cashierName: string | null;
   customerName: string | null;
   lines: ReceiptLine[];
@@ -174,6 +196,9 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       ? null
       : formatReceiptNumber(tx.originalNumber),
     refundReason: tx.type === "refund" ? tx.reason ?? null : null,
+    repair: input.repair ?? null,
+    taxExempt: tx.taxExempt ?? false,
+    taxExemptCertificate: tx.taxExempt ? tx.taxExemptCertificate ?? null : null,
     cashierName: input.cashierName ?? null,
     customerName: input.customerName ?? null,
     lines,
@@ -255,6 +280,13 @@ export function renderReceiptText(receipt: Receipt, w = RECEIPT_WIDTH): string {
   if (cleanText(receipt.customerName)) {
     out.push(cutText(`Customer: ${cleanText(receipt.customerName)}`, w));
   }
+  if (receipt.repair) {
+    out.push(cutText(`Repair ${receipt.repair.ticketNumber}`, w));
+    out.push(...wrapText(`Item: ${receipt.repair.itemDescription}`, w, MAX_ITEM_ROWS));
+    if (cleanText(receipt.repair.serialNumber)) {
+      out.push(cutText(`Serial: ${cleanText(receipt.repair.serialNumber)}`, w));
+    }
+  }
   out.push(rule);
 
   for (const line of receipt.lines) {
@@ -275,6 +307,8 @@ export function renderReceiptText(receipt: Receipt, w = RECEIPT_WIDTH): string {
     out.push(leftRight("Discount", printedMoney(receipt.discount), w));
   }
   out.push(leftRight("Tax", printedMoney(receipt.tax), w));
+  const exemption = taxExemptionNote(receipt);
+  if (exemption) out.push(...wrapText(exemption, w, MAX_EXEMPTION_ROWS));
   out.push(leftRight(totalLabel(receipt), printedMoney(receipt.total), w));
   out.push(rule);
   for (const payment of receipt.payments) {
@@ -295,7 +329,18 @@ export function renderReceiptText(receipt: Receipt, w = RECEIPT_WIDTH): string {
 
 export const RECEIPT_FOOTER = "Thank you!";
 
-/** Change is printed when cash was taken or change was given. */
+/**
+ * Change is printed when change was given, or when cash was taken (a sale's "Change 0.00");
+ * a refund pays out, so it shows none unless some was given.
+ */
 export function showsChange(receipt: Receipt): boolean {
-  return receipt.payments.some((p) => p.method === "cash") || receipt.change !== 0;
+  if (receipt.change !== 0) return true;
+  return receipt.type !== "refund" && receipt.payments.some((p) => p.method === "cash");
+}
+
+/** "Tax exempt, certificate EX-123" under the tax of a tax-exempt receipt; null otherwise. */
+export function taxExemptionNote(receipt: Receipt): string | null {
+  if (!receipt.taxExempt) return null;
+  const certificate = cleanText(receipt.taxExemptCertificate);
+  return certificate ? `Tax exempt, certificate ${certificate}` : "Tax exempt";
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_helpers/assert.ts";
-import { buildReceipt, renderReceiptText } from "./receipt_text.ts";
+import { buildReceipt, renderReceiptText, showsChange, taxExemptionNote } from "./receipt_text.ts";
 import { RECEIPT_AT, sampleReceiptInput } from "../../tests/_helpers/pos_receipt_fixtures.ts";
 import { computeTotals, PAYMENT_METHODS, preparePayment } from "./transaction_totals.ts";
 
@@ -118,7 +118,13 @@ Deno.test("every receipt row fits 40 columns and no consumable is ever printed",
       fc.string({ maxLength: 80 }),
       fc.constantFrom(...PAYMENT_METHODS),
       fc.integer({ min: 0, max: 100_000 }),
-      (specs, storeName, method, extra) => {
+      fc.option(fc.record({
+        ticketNumber: fc.string({ maxLength: 50 }),
+        itemDescription: fc.array(word, { maxLength: 12 }).map((w) => w.join(" ")),
+        serialNumber: fc.option(fc.string({ maxLength: 100 })),
+      })),
+      fc.option(fc.string({ maxLength: 100 })),
+      (specs, storeName, method, extra, repair, certificate) => {
         const lines = specs.map((s, i) => ({
           description: s.isConsumable ? `CONSUMABLE${i}` : s.words.join(" "),
           quantity: s.quantity,
@@ -142,7 +148,16 @@ Deno.test("every receipt row fits 40 columns and no consumable is ever printed",
           : [];
         const receipt = buildReceipt({
           store: { name: storeName },
-          transaction: { id: "t", number: 1, type: "sale", status: "complete", at: RECEIPT_AT },
+          transaction: {
+            id: "t",
+            number: 1,
+            type: "sale",
+            status: "complete",
+            at: RECEIPT_AT,
+            taxExempt: certificate !== null,
+            taxExemptCertificate: certificate,
+          },
+          repair,
           timeZone: "UTC",
           lines,
           totals,
@@ -198,10 +213,58 @@ Deno.test("a refund's receipt prints positive amounts under labels that say they
     "TOTAL REFUNDED                     69.15",
     "----------------------------------------",
     "Cash refund                        69.15",
-    "Change                              0.00",
     "",
     "               Thank you!",
     "",
   ]);
   assert(!/-\d+\.\d\d/.test(text), text);
+});
+
+Deno.test("a refund shows no change unless some was given; a cash sale shows Change 0.00", () => {
+  const sale = buildReceipt({
+    ...sampleReceiptInput(),
+    payments: [{ method: "cash", amountCents: 1000, tenderedCents: 1000, changeCents: 0 }],
+  });
+  assertEquals(showsChange(sale), true);
+  const refund = { ...sale, type: "refund" as const };
+  assertEquals(showsChange(refund), false);
+  assert(!renderReceiptText(refund).includes("Change"));
+  assertEquals(showsChange({ ...refund, change: 50 }), true);
+});
+
+Deno.test("a tax-exempt receipt names its certificate, or says exempt when none was kept", () => {
+  const input = sampleReceiptInput();
+  const exempt = (taxExemptCertificate: string | null) =>
+    buildReceipt({
+      ...input,
+      transaction: { ...input.transaction, taxExempt: true, taxExemptCertificate },
+    });
+  assertEquals(taxExemptionNote(exempt("EX-77")), "Tax exempt, certificate EX-77");
+  assertEquals(taxExemptionNote(exempt(null)), "Tax exempt");
+  assertEquals(taxExemptionNote(buildReceipt(input)), null);
+  // A certificate is kept only with the exemption.
+  const taxed = buildReceipt({
+    ...input,
+    transaction: { ...input.transaction, taxExempt: false, taxExemptCertificate: "EX-77" },
+  });
+  assertEquals([taxed.taxExempt, taxed.taxExemptCertificate], [false, null]);
+  assert(renderReceiptText(exempt("EX-77")).split("\n").includes("Tax exempt, certificate EX-77"));
+});
+
+Deno.test("a repair payment's receipt names the ticket, the instrument and its serial", () => {
+  const input = sampleReceiptInput();
+  const receipt = buildReceipt({
+    ...input,
+    transaction: { ...input.transaction, type: "repair_payment" },
+    repair: { ticketNumber: "R-000042", itemDescription: "Violin 4/4", serialNumber: "VN-2231" },
+  });
+  const rows = renderReceiptText(receipt).split("\n");
+  for (const row of ["Repair R-000042", "Item: Violin 4/4", "Serial: VN-2231"]) {
+    assert(rows.includes(row), rows.join("\n"));
+  }
+  const noSerial = buildReceipt({
+    ...input,
+    repair: { ticketNumber: "R-000043", itemDescription: "Flute", serialNumber: null },
+  });
+  assert(!renderReceiptText(noSerial).includes("Serial"));
 });

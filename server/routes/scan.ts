@@ -11,7 +11,9 @@ export function scanRoutes(deps: AppDeps): ApiRouter {
     summary: "Find the record a scanned or typed code names",
     description: "An exact match after trimming, case-insensitively, on a product's `sku` or " +
       "`upc` (a 12-digit UPC-A and its 13-digit EAN-13 form with a leading 0 are the same code), " +
-      "a unit's `serialNumber`, a repair `ticketNumber` (`R-000123`), a `rentalNumber` " +
+      "a unit's `serialNumber`, the `serialNumber` on a repair ticket (a customer's instrument: " +
+      "its open tickets; with none open, its latest ticket unless a unit carries the serial), " +
+      "a repair `ticketNumber` (`R-000123`), a `rentalNumber` " +
       "(`L-000123`), an `accountNumber` (`A-000001`) or a transaction's `receiptNumber` " +
       "(`S-0001234`); the human numbers also read without the dash or the leading zeros " +
       "(`s1234`). A kind is searched only when its module is enabled and the caller holds " +

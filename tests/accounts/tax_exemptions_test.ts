@@ -2,7 +2,7 @@
 import { assertEquals } from "../_helpers/assert.ts";
 import { api, type TestApp, type TestUser } from "../_helpers/test_app.ts";
 import { accountsSuite, newAccountWithMember as newAccountOf } from "./_fixtures.ts";
-import { hasActiveTaxExemption } from "../../app/accounts/tax_exemptions.ts";
+import { findActiveTaxExemption } from "../../app/accounts/tax_exemptions.ts";
 
 let t: TestApp;
 let viewer: TestUser;
@@ -109,23 +109,25 @@ Deno.test("parallel approve and revoke of one exemption: exactly one wins each s
   assertEquals(approvals.filter((r) => r.status === 409).length, 4);
 });
 
-Deno.test("hasActiveTaxExemption() needs an approved, unexpired exemption", async () => {
+Deno.test("findActiveTaxExemption() needs an approved, unexpired exemption", async () => {
   const { accountId } = await newAccountWithMember();
-  assertEquals(await hasActiveTaxExemption(t.deps.db, accountId, "2026-11-21"), false);
+  const certificateOn = async (date: string) =>
+    (await findActiveTaxExemption(t.deps.db, accountId, date))?.certificateNumber;
+  assertEquals(await certificateOn("2026-11-21"), undefined);
   const created = await api(t.app, "POST", `/v1/accounts/${accountId}/tax-exemptions`, {
     token: editor.token,
     body: { certificateNumber: "EX-9", expiresDate: "2026-12-31" },
   });
-  assertEquals(await hasActiveTaxExemption(t.deps.db, accountId, "2026-11-21"), false);
+  assertEquals(await certificateOn("2026-11-21"), undefined);
   await api(t.app, "POST", `/v1/tax-exemptions/${created.body.id}/approve`, {
     token: approver.token,
   });
-  assertEquals(await hasActiveTaxExemption(t.deps.db, accountId, "2026-11-21"), true);
-  assertEquals(await hasActiveTaxExemption(t.deps.db, accountId, "2026-12-31"), true);
-  assertEquals(await hasActiveTaxExemption(t.deps.db, accountId, "2027-01-01"), false);
+  assertEquals(await certificateOn("2026-11-21"), "EX-9");
+  assertEquals(await certificateOn("2026-12-31"), "EX-9");
+  assertEquals(await certificateOn("2027-01-01"), undefined);
   await api(t.app, "POST", `/v1/tax-exemptions/${created.body.id}/revoke`, {
     token: approver.token,
     body: { reason: "r" },
   });
-  assertEquals(await hasActiveTaxExemption(t.deps.db, accountId, "2026-11-21"), false);
+  assertEquals(await certificateOn("2026-11-21"), undefined);
 });

@@ -1,7 +1,9 @@
 /**
  * `ops scan CODE` on the database directly (a child process on a prepared data directory):
- * a table row naming the record, `--json` with the record, several matches exit 1 naming each
- * candidate, nothing exits 1, a misread barcode exits 1 with `invalid_check_digit`.
+ * a table of the record's fields (kind, label, id and what the clerk asks next: status,
+ * account, balance...), `--json` with the record, several matches exit 1 naming each
+ * candidate, nothing exits 1, a misread barcode exits 1 with `invalid_check_digit`; the
+ * README's own `ops scan VN-2231` finds the violin by its repair ticket's serial.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_helpers/assert.ts";
 import { embeddedRunTest, removeDir } from "../_helpers/processes.ts";
@@ -10,6 +12,10 @@ import { SYSTEM_ACTOR } from "../../app/actor.ts";
 import { createProductBody } from "../../app/inventory/inventory_schemas.ts";
 import { createProduct } from "../../app/inventory/products.ts";
 import { createUnit } from "../../app/inventory/units.ts";
+import { createAccount } from "../../app/accounts/accounts.ts";
+import { createAccountBody } from "../../app/accounts/account_schemas.ts";
+import { createTicket } from "../../app/repairs/tickets.ts";
+import { createTicketBody } from "../../app/repairs/ticket_schemas.ts";
 
 let place: OpsPlace;
 const ids: Record<string, string> = {};
@@ -37,6 +43,22 @@ embeddedRunTest.beforeAll(async () => {
       });
       ids[`unit-${sku}`] = unit.id;
     }
+    const grace = await createAccount(
+      deps,
+      createAccountBody.parse({ name: "Grace Hopper", email: "grace@example.com" }),
+    );
+    const ticket = await createTicket(
+      deps,
+      SYSTEM_ACTOR,
+      createTicketBody.parse({
+        accountId: grace.id,
+        itemDescription: "Violin 4/4",
+        serialNumber: "VN-2231",
+        estimate: "80.00",
+      }),
+    );
+    ids.ticket = ticket.id;
+    ids.ticketNumber = ticket.ticketNumber;
     for (const [sku, name] of HOSTILE_NAMES) {
       const product = await createProduct(
         deps,
@@ -83,6 +105,39 @@ embeddedRunTest(
 );
 
 embeddedRunTest(
+  "ops scan VN-2231: the violin by its repair ticket's serial, with status, account and item",
+  async () => {
+    const table = await ops(place, ["scan", "VN-2231"]);
+    assertEquals(table.code, 0, table.stderr);
+    const lines = table.stdout.trimEnd().split("\n").map((line) => line.split(/\s{2,}/));
+    const fields = Object.fromEntries(lines.map(([field, ...value]) => [field, value.join(" ")]));
+    assertEquals(fields, {
+      Field: "Value",
+      Kind: "repair_ticket",
+      Label: `${ids.ticketNumber} Violin 4/4`,
+      Id: ids.ticket,
+      Ticket: ids.ticketNumber,
+      Status: "new",
+      Account: "Grace Hopper",
+      Item: "Violin 4/4",
+      Serial: "VN-2231",
+      "Due date": "",
+      Estimate: "80.00",
+      "Balance due": "0.00",
+    });
+
+    const csv = await ops(place, ["scan", "vn-2231", "--format", "csv"]);
+    assertEquals(csv.code, 0, csv.stderr);
+    assertEquals(
+      csv.stdout,
+      "Kind,Label,Id,Ticket,Status,Account,Item,Serial,Due date,Estimate,Balance due\r\n" +
+        `repair_ticket,${ids.ticketNumber} Violin 4/4,${ids.ticket},${ids.ticketNumber},new,` +
+        "Grace Hopper,Violin 4/4,VN-2231,,80.00,0.00\r\n",
+    );
+  },
+);
+
+embeddedRunTest(
   "ops scan: ambiguous, unknown and misread codes exit 1 with one line saying so",
   async () => {
     const ambiguous = await ops(place, ["scan", "shared-9"]);
@@ -108,9 +163,9 @@ embeddedRunTest(
     assertEquals(csv.code, 0, csv.stderr);
     assertEquals(
       csv.stdout,
-      `Kind,Label,Id\r\nproduct,"'=HYPERLINK(""http://x"",""Trumpet"") (CSV-1)",${
-        ids["CSV-1"]
-      }\r\n`,
+      "Kind,Label,Id,SKU,UPC,Price,On hand,Type,Active\r\n" +
+        `product,"'=HYPERLINK(""http://x"",""Trumpet"") (CSV-1)",${ids["CSV-1"]},CSV-1,,9.99,` +
+        "0,serialized,yes\r\n",
     );
     // The JSON keeps the name as stored (a terminal runs no formula).
     const json = await ops(place, ["scan", "CSV-1", "--json"]);

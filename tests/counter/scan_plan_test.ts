@@ -1,7 +1,7 @@
 /**
  * Every kind of scan is an index lookup (PostgreSQL only): on 30,000 products (with UPCs in
- * both the 12- and 13-digit form), 60,000 units, 20,000 accounts, repair tickets and
- * transactions and 10,000 rentals, the plan of the scan's one statement holds no sequential
+ * both the 12- and 13-digit form), 60,000 units, 20,000 accounts, repair tickets (most with a
+ * serial number, several tickets a serial) and transactions and 10,000 rentals, the plan of the scan's one statement holds no sequential
  * scan, no trigram index and each kind's own index.
  */
 import { assert, assertEquals } from "../_helpers/assert.ts";
@@ -33,8 +33,11 @@ const plans = withPlanDatabase(async (t) => {
     SELECT md5('sa' || i)::uuid, 'A-' || lpad(i::text, 6, '0'), 'Scan family ' || i, now(), now()
     FROM generate_series(1, ${MANY}) AS i`.execute(db);
   await sql`
-    INSERT INTO repair_tickets (id, ticket_number, account_id, item_description)
-    SELECT md5('st' || i)::uuid, 'R-' || lpad(i::text, 6, '0'), md5('sa' || i)::uuid, 'Horn ' || i
+    INSERT INTO repair_tickets (id, ticket_number, account_id, item_description, serial_number,
+      status)
+    SELECT md5('st' || i)::uuid, 'R-' || lpad(i::text, 6, '0'), md5('sa' || i)::uuid, 'Horn ' || i,
+           CASE WHEN i % 4 <> 0 THEN 'HS' || (i % 5000) END,
+           CASE WHEN i % 3 = 0 THEN 'picked_up' ELSE 'in_progress' END
     FROM generate_series(1, ${MANY}) AS i`.execute(db);
   await sql`
     INSERT INTO rentals (id, account_id, product_id, unit_id, start_date, billing_interval, rate)
@@ -59,6 +62,7 @@ const NONE: ScanLookup = {
   productBarcode: null,
   unitSerial: null,
   ticketNumber: null,
+  ticketSerial: null,
   rentalNumber: null,
   accountNumber: null,
   transactionNumber: null,
@@ -81,6 +85,7 @@ Deno.test({
       ["upc", { productBarcode: "0000000012346" }, /products_upc_code_idx/],
       ["serial", { unitSerial: "sn4242" }, /units_serial_lower_idx/],
       ["ticket", { ticketNumber: "R-004242" }, /repair_tickets_number_key/],
+      ["ticket serial", { ticketSerial: "hs4242" }, /repair_tickets_serial_idx/],
       ["rental", { rentalNumber: 4242 }, /rentals_number_key/],
       ["account", { accountNumber: "A-004242" }, /accounts_account_number_key/],
       ["receipt", { transactionNumber: 4242 }, /transactions_number_key/],
@@ -96,6 +101,7 @@ Deno.test({
       productBarcode: "4242",
       unitSerial: "4242",
       ticketNumber: "R-004242",
+      ticketSerial: "4242",
       rentalNumber: 4242,
       accountNumber: "A-004242",
       transactionNumber: 4242,
@@ -115,10 +121,26 @@ Deno.test({
       productBarcode: "0000000012346", // product 12346: even, stored as 12 digits
       unitSerial: "sn4242",
       ticketNumber: "R-004242",
+      ticketSerial: "hs4242",
       accountNumber: "A-004242",
     });
+    // Tickets 4242, 9242, 14242 and 19242 carry serial HS4242; 4242 and 19242 are picked up:
+    // the open ones come first.
     assertEquals(
-      hits.map((h) => `${h.kind}:${h.title}`).sort(),
+      hits.filter((h) => h.bySerial).map((h) => [h.kind, h.status]),
+      [
+        ["repair_ticket", "in_progress"],
+        ["repair_ticket", "in_progress"],
+        ["repair_ticket", "picked_up"],
+        ["repair_ticket", "picked_up"],
+      ],
+    );
+    assertEquals(
+      hits.filter((h) => h.bySerial).map((h) => h.title).sort(),
+      ["R-004242", "R-009242", "R-014242", "R-019242"],
+    );
+    assertEquals(
+      hits.filter((h) => !h.bySerial).map((h) => `${h.kind}:${h.title}`).sort(),
       [
         "account:A-004242",
         "product:Scan product 12346",

@@ -1,7 +1,8 @@
 /**
  * The counter's scan (API §17): `GET /v1/scan/:code` finds one record by an exact,
  * trimmed, case-insensitive code of any kind — product SKU or UPC (UPC-A and its EAN-13 form
- * alike), unit serial, repair ticket, rental, account and receipt numbers — answering the same
+ * alike), unit serial, the serial on a repair ticket, repair ticket, rental, account and
+ * receipt numbers — answering the same
  * record as its own GET; several matches are 409 `ambiguous` with the candidates; a misread
  * barcode is 400 `invalid_check_digit`; a kind the caller may not view is absent.
  */
@@ -131,6 +132,75 @@ Deno.test("a serial, a ticket, a rental, an account and a receipt number each fi
     assertEquals([res.status, res.body.kind, res.body.id], [200, "transaction", sale.id], code);
     assertEquals(res.body.record.id, sale.id);
   }
+});
+
+Deno.test("a customer's instrument is found by the serial on its repair ticket: the open one, else the last", async () => {
+  const family = await makeFamily(t, u);
+  const serial = `VN-${crypto.randomUUID().slice(0, 8)}`;
+  const ticket = (itemDescription: string, serialNumber = serial) =>
+    call(t, u.repairs, "POST", "/v1/repair-tickets", {
+      accountId: family.account.id,
+      itemDescription,
+      serialNumber,
+    });
+  const cancel = (id: string) =>
+    call(t, u.repairs, "POST", `/v1/repair-tickets/${id}/status`, { status: "cancelled" }, 200);
+
+  const first = await ticket("Violin 4/4, open seam");
+  for (const code of [serial, ` ${serial.toLowerCase()} `]) {
+    const res = await scan(code, clerk.token);
+    assertEquals([res.status, res.body.kind, res.body.id], [200, "repair_ticket", first.id], code);
+    assertEquals(res.body.label, `${first.ticketNumber} Violin 4/4, open seam`);
+    assertEquals(
+      res.body.record,
+      await call(t, u.repairs, "GET", `/v1/repair-tickets/${first.id}`),
+    );
+  }
+  // Back next year: the closed repair drops out, the open one answers.
+  await cancel(first.id);
+  const second = await ticket("Violin 4/4, new bridge");
+  assertEquals((await scan(serial, clerk.token)).body.id, second.id);
+  // Two open tickets of one instrument: the clerk chooses.
+  const third = await ticket("Violin 4/4, pegs");
+  const two = await scan(serial, clerk.token);
+  assertEquals([two.status, two.body.code], [409, "ambiguous"]);
+  assertEquals(
+    two.body.candidates.map((c: { id: string }) => c.id).sort(),
+    [second.id, third.id].sort(),
+  );
+  // Nothing open: the last repair.
+  await cancel(second.id);
+  await cancel(third.id);
+  const last = await scan(serial, clerk.token);
+  assertEquals([last.status, last.body.id], [200, third.id]);
+  assertEquals(last.body.record.status, "cancelled");
+
+  // Without repairs.view the tickets are not looked for.
+  const stockOnly = await createUserWithPermissions(t, ["inventory.view"]);
+  assertEquals((await scan(serial, stockOnly.token)).status, 404);
+});
+
+Deno.test("a serial that is also a unit of the shop's stock: the unit, and an open ticket beside it", async () => {
+  const { units } = await makeInstrument(t, u, 1);
+  const serial: string = units[0].serialNumber;
+  const family = await makeFamily(t, u);
+  const repair = await call(t, u.repairs, "POST", "/v1/repair-tickets", {
+    accountId: family.account.id,
+    itemDescription: "Trumpet, stuck valve",
+    serialNumber: serial.toLowerCase(),
+  });
+  const both = await scan(serial, clerk.token);
+  assertEquals([both.status, both.body.code], [409, "ambiguous"]);
+  assertEquals(
+    both.body.candidates.map((c: { kind: string; id: string }) => `${c.kind}:${c.id}`).sort(),
+    [`repair_ticket:${repair.id}`, `unit:${units[0].id}`].sort(),
+  );
+  // Once the repair is closed the serial names the unit alone (its repairs are in its story).
+  await call(t, u.repairs, "POST", `/v1/repair-tickets/${repair.id}/status`, {
+    status: "cancelled",
+  }, 200);
+  const unit = await scan(serial, clerk.token);
+  assertEquals([unit.status, unit.body.kind, unit.body.id], [200, "unit", units[0].id]);
 });
 
 Deno.test("a kind the caller may not view, or whose module is off, is treated as absent", async () => {

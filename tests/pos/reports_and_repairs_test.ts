@@ -55,6 +55,7 @@ Deno.test("with a registered repair-ticket port, completing a repair_payment mov
     findTicketStatus: (_trx, id) => Promise.resolve(tickets.get(id)),
     paymentLines: () => Promise.resolve([]),
     findTicketAccountId: () => Promise.resolve(undefined),
+    findTicketForReceipt: () => Promise.resolve(undefined),
     markPickedUp: (_trx, id, actorId) => {
       pickedUp.push({ id, actorId });
       tickets.set(id, "picked_up");

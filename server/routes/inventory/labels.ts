@@ -1,7 +1,14 @@
-/** Shelf labels (API §17): one product's label (PDF or PNG) and PDF sheets of many. */
+/**
+ * Shelf labels (API §17): one product's label (PDF or PNG) and PDF sheets of many; one
+ * label's signed URL and the label it opens in a browser. `GET /products/:id/label/print` is
+ * declared with access "public" ON PURPOSE: it answers a valid signed URL only (`expires` +
+ * `signature`, no token; tampered or expired → 403 before any lookup).
+ */
 import type { AppDeps } from "../../../app/deps.ts";
 import { idParams } from "../../../app/schemas.ts";
+import { fileUrlQuery, fileUrlSchema, serveQuery } from "../../../app/files/file_schemas.ts";
 import {
+  labelFileQuery,
   labelQuery,
   labelSheetBody,
   MAX_LABEL_COPIES,
@@ -9,7 +16,9 @@ import {
 } from "../../../app/inventory/inventory_schemas.ts";
 import {
   type LabelFormat,
+  labelLink,
   labelSheet,
+  openLinkedLabel,
   productLabel,
   type RenderedLabel,
 } from "../../../app/inventory/labels.ts";
@@ -30,14 +39,18 @@ export function labelFormatFor(accept: string | undefined): LabelFormat {
     : "pdf";
 }
 
-function labelResponse(label: RenderedLabel, filename: string): Response {
+function labelResponse(
+  label: RenderedLabel,
+  filename: string,
+  headers: Record<string, string> = { "Vary": "Accept" },
+): Response {
   return new Response(label.bytes as Uint8Array<ArrayBuffer>, {
     status: 200,
     headers: {
       "Content-Type": label.contentType,
       "Content-Disposition": `inline; filename="${filename}"`,
       "Cache-Control": "no-store",
-      "Vary": "Accept",
+      ...headers,
     },
   });
 }
@@ -93,5 +106,54 @@ export function labelRoutes(deps: AppDeps): ApiRouter {
       const format = labelFormatFor(c.req.header("Accept"));
       const label = await productLabel(deps, params.id, format, query.layout);
       return labelResponse(label, `label-${params.id}.${format}`);
+    })
+    .route({
+      method: "get",
+      path: "/:id/label/url",
+      summary: "A signed URL of one product's shelf label",
+      description: "`{ url, expiresAt }`: the URL opens the label (`format` pdf, the default, " +
+        "or png; `layout` avery5160 or roll57) in any browser without a token until " +
+        "`expiresAt` (default 15 minutes; `expiresIn` seconds, at most 7 days). The holder " +
+        "may change `format` and `layout` (they carry no access). Signed like file URLs (HMAC " +
+        "over the product id and expiry, for labels only: worthless on any other route). " +
+        "Unknown or deleted product → 404 `not_found`.",
+      access: "inventory.view",
+      params: idParams,
+      query: labelFileQuery.extend(fileUrlQuery.shape),
+      responses: { 200: { description: "The signed URL", schema: fileUrlSchema } },
+    }, async (c, { params, query }) =>
+      c.json(
+        await labelLink(deps, params.id, {
+          format: query.format,
+          layout: query.layout,
+          ttlSeconds: query.expiresIn,
+        }),
+      ))
+    .route({
+      method: "get",
+      path: "/:id/label/print",
+      summary: "One product's shelf label, from a signed URL (no token)",
+      description: "Opens what `GET /products/:id/label/url` signed: the label as " +
+        "`format` (pdf by default, or png) in `layout`, as `GET /products/:id/label` draws " +
+        "it, with `Referrer-Policy: no-referrer`. A missing, tampered or expired signature → " +
+        "403 `invalid_signature` (before any lookup); a product deleted since → 404. Declared " +
+        "public because the signed URL needs no token; the route checks the signature itself. " +
+        BARCODE_RULE,
+      access: "public",
+      params: idParams,
+      query: labelFileQuery.extend(serveQuery.shape),
+      responses: {
+        200: {
+          description: "The label (application/pdf, or image/png with format=png)",
+          contentType: "application/pdf",
+          alternatives: { "image/png": "The label as a 300-dpi grayscale PNG" },
+        },
+      },
+      errors: { 403: ["invalid_signature"] },
+    }, async (_c, { params, query }) => {
+      const label = await openLinkedLabel(deps, params.id, query, query.format, query.layout);
+      return labelResponse(label, `label-${params.id}.${query.format}`, {
+        "Referrer-Policy": "no-referrer",
+      });
     });
 }

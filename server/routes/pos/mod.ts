@@ -6,6 +6,7 @@ import type { AppDeps } from "../../../app/deps.ts";
 import type { ApiRouter } from "../../route.ts";
 import { drawerRoutes } from "./drawers.ts";
 import { registerRoutes } from "./registers.ts";
+import { receiptLinkRoutes } from "./receipt_links.ts";
 import { dailyReportRoutes } from "./reports.ts";
 import { transactionRoutes } from "./transactions.ts";
 
@@ -14,5 +15,6 @@ export const POS_ROUTERS: ReadonlyArray<(deps: AppDeps) => ApiRouter> = [
   registerRoutes,
   drawerRoutes,
   transactionRoutes,
+  receiptLinkRoutes,
   dailyReportRoutes,
 ];

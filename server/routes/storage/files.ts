@@ -129,10 +129,18 @@ export function folderFileRoutes(deps: AppDeps): ApiRouter {
       summary: "Upload a file into a folder",
       description: "Needs edit on the folder. multipart/form-data: `file` (its file name " +
         "names the stored file) and optionally `name` (1–255 characters, no control " +
-        "characters, / or \\) instead. Names need not be unique in a folder. The files " +
-        "module's rules apply: type judged from the content's bytes (JPEG, PNG, WebP, GIF, " +
-        "PDF; others → 415), size at most config `upload.maxBytes` (→ 413, also while the " +
-        "body is read), an empty file → 400. " + LEVEL_RULE,
+        "characters, / or \\) instead. Names need not be unique in a folder. The type is " +
+        "judged from the content, never from the name or the part's Content-Type: PDF, JPEG, " +
+        "PNG, WebP, GIF; Word (docx) and Excel (xlsx) by their ZIP container's " +
+        "`[Content_Types].xml` and `word/` or `xl/` parts; OpenDocument text and spreadsheets " +
+        "(odt, ods) by the `mimetype` entry stored first; plain text or CSV (stored as " +
+        "`text/plain; charset=utf-8`) when the whole content is valid UTF-8 without control " +
+        "characters (tab, line and form feeds and carriage returns allowed) and does not start " +
+        "like markup (`<` after white space: HTML, XML, SVG) or a script (`#!`). Anything else " +
+        "→ 415 `unsupported_media_type`: executables, HTML, archives, legacy doc/xls, and " +
+        "office documents carrying macros (`vbaProject.bin`, OpenDocument `Basic/` or " +
+        "`Scripts/`). Size at most config `upload.maxBytes` (→ 413, also while the body is " +
+        "read), an empty file → 400. " + LEVEL_RULE,
       access: "storage.view",
       params: idParams,
       multipart: storageUploadForm,
