@@ -1,12 +1,17 @@
 /**
- * `ops report z --drawer ID` and `ops report daily --location ID|NAME [--date D]`, with
+ * `ops report z --drawer ID` and `ops report daily [--location ID|NAME] [--date D]`, with
  * `--format table|json|csv`: on the database, or through the server that holds it
  * (`GET /drawers/:id/report`, `GET /reports/daily`). The Z report of a closed session is the
- * one frozen at close; an open session prints its X report (and says so on stderr).
+ * one frozen at close; an open session prints its X report (and says so on stderr). Without
+ * `--location` the daily report is of the shop's one active location (several: name one).
  */
 import type { Command } from "commander";
 import { z } from "zod";
-import { findLocation, findLocationIdsByIdOrName } from "../../app/platform/locations_repo.ts";
+import {
+  findLocation,
+  findLocationIdsByIdOrName,
+  listLocations,
+} from "../../app/platform/locations_repo.ts";
 import { findStoreTimezone } from "../../app/platform/store_repo.ts";
 import { getDailyReport, getDrawerReport } from "../../app/pos/reports.ts";
 import type { DailyReportJson, DrawerReportJson } from "../../app/pos/report_json.ts";
@@ -36,6 +41,45 @@ function pickLocation(idOrName: string, matches: Array<{ id: string; name?: stri
   return matches[0]!;
 }
 
+type LocationPage = {
+  data: Array<{ id: string; name: string }>;
+  pagination: { total: number };
+};
+
+/** The shop's only active location, for `--location` left out; else a usage error. */
+function onlyLocation(page: LocationPage): { id: string; name: string } {
+  if (page.pagination.total === 1) return page.data[0]!;
+  if (page.pagination.total === 0) {
+    throw new CliError("The shop has no active location yet: set one up with `ops setup`");
+  }
+  const names = page.data.map((l) => `"${l.name}"`).join(", ");
+  throw new UsageError(
+    `The shop has ${page.pagination.total} active locations (${names}${
+      page.pagination.total > page.data.length ? ", …" : ""
+    }): name one with --location`,
+  );
+}
+
+const ACTIVE_LOCATIONS = {
+  page: 1,
+  limit: 5,
+  q: undefined,
+  sort: "name",
+  order: "asc",
+  isActive: true,
+} as const;
+
+/** A 403 on the locations list: the login may still read the report of a location's id. */
+function settingsViewNeeded(error: unknown, finding: string): never {
+  if (error instanceof ApiError && error.status === 403) {
+    throw new CliError(
+      `${finding} needs the settings.view permission: give the location's id instead ` +
+        `(--location UUID; ${error.message})`,
+    );
+  }
+  throw error;
+}
+
 /** The location named `idOrName` through the API (names need settings.view: else give the id). */
 async function locationVia(api: ApiClient, idOrName: string) {
   if (UUID.test(idOrName)) {
@@ -47,15 +91,7 @@ async function locationVia(api: ApiClient, idOrName: string) {
     "GET",
     "/locations",
     { query: { q: idOrName, limit: 100 } },
-  ).catch((error) => {
-    if (error instanceof ApiError && error.status === 403) {
-      throw new CliError(
-        `Finding a location by name needs the settings.view permission: give its id instead ` +
-          `(--location UUID; ${error.message})`,
-      );
-    }
-    throw error;
-  });
+  ).catch((error) => settingsViewNeeded(error, "Finding a location by name"));
   const wanted = idOrName.toLowerCase();
   return pickLocation(idOrName, page.data.filter((l) => l.name.toLowerCase() === wanted));
 }
@@ -98,16 +134,23 @@ export function registerReport(program: Command): void {
   const daily = withFormatOptions(
     report.command("daily")
       .description("The daily rollup of a location's drawer sessions")
-      .requiredOption("--location <idOrName>", "location id or name")
+      .option(
+        "--location <idOrName>",
+        "location id or name (may be left out when the shop has one active location)",
+      )
       .option("--date <date>", "store-local date YYYY-MM-DD (default: today)"),
   ).action(
-    async (options: { location: string; date?: string; format?: string; json?: boolean }) => {
+    async (options: { location?: string; date?: string; format?: string; json?: boolean }) => {
       const format = outputFormat(options);
       const { date } = parseInput(z.object({ date: isoDate.optional() }), { date: options.date });
       const result = await run<Located<DailyReportJson>>({
         direct: async (deps) => {
-          const ids = await findLocationIdsByIdOrName(deps.db, options.location);
-          const { id } = pickLocation(options.location, ids.map((id) => ({ id })));
+          const { id } = options.location === undefined
+            ? onlyLocation(await listLocations(deps.db, ACTIVE_LOCATIONS))
+            : pickLocation(
+              options.location,
+              (await findLocationIdsByIdOrName(deps.db, options.location)).map((id) => ({ id })),
+            );
           return {
             report: await getDailyReport(deps, id, date),
             timeZone: await findStoreTimezone(deps.db),
@@ -115,7 +158,13 @@ export function registerReport(program: Command): void {
           };
         },
         server: async (api) => {
-          const location = await locationVia(api, options.location);
+          const location = options.location === undefined
+            ? onlyLocation(
+              await api.request<LocationPage>("GET", "/locations", {
+                query: { isActive: "true", limit: 5 },
+              }).catch((error) => settingsViewNeeded(error, "Finding the shop's location")),
+            )
+            : await locationVia(api, options.location);
           return {
             report: await api.request<DailyReportJson>("GET", "/reports/daily", {
               query: { locationId: location.id, date },
@@ -135,6 +184,7 @@ export function registerReport(program: Command): void {
   );
   describe(daily, {
     examples: [
+      "deno task ops report daily                       # the shop's one location, today",
       'deno task ops report daily --location "Main Street"',
       'deno task ops report daily --location "Main Street" --date 2026-11-21 --format csv',
     ],
