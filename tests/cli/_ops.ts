@@ -27,6 +27,8 @@ export interface OpsPlace {
 export interface OpsOptions {
   env?: Record<string, string>;
   stdin?: string;
+  /** The working directory (default: the project's). */
+  cwd?: string;
 }
 
 /** `deno run -A cli/main.ts ...args` in `place`, never touching the real ~/.config. */
@@ -38,6 +40,7 @@ export async function ops(
   const result = await runOps(args, {
     dataDir: place.dataDir,
     stdin: options.stdin,
+    cwd: options.cwd,
     env: { OPS_CONFIG_DIR: place.configDir, ...options.env },
   });
   // Deno's own note when several processes start at once (not the CLI's output).
