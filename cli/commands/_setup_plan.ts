@@ -1,14 +1,17 @@
 /**
  * `ops setup`'s rules, without I/O: what each answer or option may be (checked with the API's
- * own schemas, one clear line per mistake), what a first setup must name, and what a run
- * changes, given the shop as it is. Re-running is safe: values equal to the current ones
- * change nothing, and the location and register are found by name (or, when the shop has
- * just one, that one is renamed): never a second one for the same place.
+ * own schemas, one clear line per mistake), what a first setup must name, the address a run
+ * leaves, and which location or register it works on: found by name (or, when the shop has
+ * just one, that one, renamed), never a second one for the same place. The writes are
+ * _setup_apply.ts; the questions on a terminal _setup_questions.ts.
  */
 import type { z } from "zod";
 import type { AddressJson } from "../../app/db/column_types.ts";
-import { createLocationBody, timeZone } from "../../app/platform/platform_schemas.ts";
-import { updateStoreBody } from "../../app/platform/platform_schemas.ts";
+import {
+  createLocationBody,
+  timeZone,
+  updateStoreBody,
+} from "../../app/platform/platform_schemas.ts";
 import { createRegisterBody } from "../../app/pos/pos_schemas.ts";
 import { address as addressSchema, percent } from "../../app/schemas.ts";
 import { storeSetupGaps } from "../../domain/platform/store_setup.ts";

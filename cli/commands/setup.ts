@@ -240,7 +240,8 @@ export function registerSetup(program: Command): void {
       .description(
         "Set the shop up (first run; safe to repeat): store name, address, time zone, " +
           "currency, tax rates, the first location and its register. Asks on a terminal when " +
-          "no option is given; with options, changes only what they name",
+          "no option is given; with options, changes only what they name (a first setup " +
+          "names --store-name, --timezone, --currency, --tax-rate, --location and --register)",
       )
       .option("--store-name <name>", "the store's name (receipts, claim tags, agreements)")
       .option("--timezone <zone>", "IANA time zone, e.g. America/Chicago")
