@@ -10,6 +10,7 @@ import { DataDirLockedError } from "./app/db/data_dir_lock.ts";
 import { DatabaseStartupError, startRuntime } from "./app/bootstrap.ts";
 import { type BackgroundJobs, startBackgroundJobs } from "./app/background.ts";
 import { hasAnyUser } from "./app/auth/users_repo.ts";
+import { findStoreSetupGaps } from "./app/platform/store.ts";
 import type { AppDeps } from "./app/deps.ts";
 import { createApp } from "./server/app.ts";
 import { drainingHandler } from "./server/lifecycle.ts";
@@ -24,7 +25,12 @@ function browsableUrl(hostname: string, port: number): string {
 }
 
 /** Warnings and hints logged once at start-up, before anyone has to ask. */
-function logStartupNotes(deps: AppDeps, base: string, noUserYet: boolean): void {
+function logStartupNotes(
+  deps: AppDeps,
+  base: string,
+  noUserYet: boolean,
+  setupGaps: string[],
+): void {
   if (deps.config.devBypass) {
     deps.logger.warn(
       "DEV_BYPASS is on: any request with an X-Dev-User header acts as that user, no token " +
@@ -36,6 +42,14 @@ function logStartupNotes(deps: AppDeps, base: string, noUserYet: boolean): void 
       "No user yet: register the first one (it becomes Admin), then log in with " +
         "`deno task ops login` (see First steps in README.md)",
       { register: `POST ${base}/v1/auth/register`, docs: `${base}/docs` },
+    );
+  }
+  if (setupGaps.length > 0) {
+    deps.logger.info(
+      `The shop is not set up yet (${setupGaps.join(", ")}): run \`deno task ops setup\` ` +
+        "for its name, address, time zone, currency, tax rates and first location and " +
+        "register (see Setting up the shop in README.md)",
+      { setup: "deno task ops setup" },
     );
   }
 }
@@ -57,6 +71,7 @@ export async function serve(): Promise<void> {
   const { deps } = runtime;
   // Unknown (e.g. MIGRATE_ON_START=false on an empty database): no hint rather than a wrong one.
   const noUserYet = await hasAnyUser(deps.db).then((any) => !any, () => false);
+  const setupGaps = await findStoreSetupGaps(deps.db).catch(() => []);
   const handler = drainingHandler(createApp(deps).fetch);
   // Filled in once listening; `stop` may run before (a signal during start-up).
   const running: { server?: Deno.HttpServer; jobs?: BackgroundJobs } = {};
@@ -93,7 +108,7 @@ export async function serve(): Promise<void> {
         docs: `${base}/docs`,
         database: deps.dbKind,
       });
-      logStartupNotes(deps, base, noUserYet);
+      logStartupNotes(deps, base, noUserYet, setupGaps);
     },
   }, handler.fetch);
   running.jobs = await startBackgroundJobs(runtime);

@@ -56,7 +56,8 @@ export function describeProgram(program: Command, examples: string[]): Command {
   program.addHelpText("after", section("Environment", environmentLines(Object.keys(ENVIRONMENT))));
   program.addHelpText(
     "after",
-    "\nExit codes: 0 success, 1 failure, 2 usage error. Data on stdout, messages on stderr.",
+    "\nExit codes: 0 success, 1 failure, 2 usage error, 130 interrupted (Ctrl-C at a prompt). " +
+      "Data on stdout, messages on stderr.",
   );
   return program;
 }

@@ -3,7 +3,8 @@
  * Each command module exports `register…(program)`; add yours to `COMMANDS` (a line each).
  * Where a business command runs (database or server) is decided in `_transport.ts`; output
  * follows `_output.ts`; help and usage errors `_help.ts`.
- * Exit codes: 0 success, 1 failure, 2 usage error. Data goes to stdout, messages to stderr.
+ * Exit codes: 0 success, 1 failure, 2 usage error, 130 Ctrl-C at a prompt. Data goes to stdout,
+ * messages to stderr.
  */
 import { Command, CommanderError } from "commander";
 import { APP_VERSION } from "../app/deps.ts";
@@ -26,6 +27,7 @@ import { registerLogin } from "./commands/login.ts";
 import { registerVault } from "./commands/vault.ts";
 import { registerScan } from "./commands/scan.ts";
 import { registerBackupCommands } from "./commands/backup.ts";
+import { registerSetup } from "./commands/setup.ts";
 
 const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerServe,
@@ -41,6 +43,7 @@ const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerVault,
   registerScan,
   registerBackupCommands,
+  registerSetup,
 ];
 
 export const EXIT_OK = 0;
@@ -61,6 +64,7 @@ export function buildProgram(): Command {
   describeProgram(program, [
     "deno task ops user create --email you@shop.test --first Ada --last Lovelace --role admin",
     "deno task ops login --server http://127.0.0.1:8000 --email you@shop.test",
+    "deno task ops setup",
     'deno task ops report daily --location "Main Street" --format csv',
     "deno task ops lessons generate",
   ]);
@@ -85,7 +89,11 @@ export function exitCodeFor(error: unknown, command = "ops"): number {
     return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   }
   if (error instanceof UsageError) {
-    printError(`${error.message} (run \`${command} --help\`)`);
+    // Several mistakes (`ops setup`'s options) are one line each; the help is named once.
+    const lines = error.message.split("\n");
+    lines.forEach((line, i) =>
+      printError(i === lines.length - 1 ? `${line} (run \`${command} --help\`)` : line)
+    );
     return EXIT_USAGE;
   }
   if (error instanceof CliError) {

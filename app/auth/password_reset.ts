@@ -11,6 +11,7 @@ import { changeIdentity } from "./actor_cache.ts";
 import {
   consumeResetToken,
   countResetTokensSince,
+  findResetTokenAccount,
   revokeResetTokens,
 } from "./reset_tokens_repo.ts";
 import {
@@ -123,6 +124,17 @@ export async function createAdminResetLink(
       });
       return link;
     }));
+}
+
+/**
+ * Whose password a reset link sets, for the page the link opens (`GET /reset-password`):
+ * undefined when the link no longer works (used, expired, unknown). Reading it uses nothing up.
+ */
+export async function findResetLinkAccount(
+  deps: Pick<AppDeps, "db" | "clock">,
+  token: string,
+): Promise<{ email: string; firstName: string; lastName: string } | undefined> {
+  return await findResetTokenAccount(deps.db, await hashResetToken(token), deps.clock.now());
 }
 
 /** `POST /auth/reset-password`: the token works once; unknown, used or expired → 400. */

@@ -40,6 +40,21 @@ export async function consumeResetToken(
   return row?.user_id;
 }
 
+/** Whose password a token that still works (unused, unexpired) sets; it stays unused. */
+export async function findResetTokenAccount(
+  db: Db,
+  tokenHash: string,
+  now: Date,
+): Promise<{ email: string; firstName: string; lastName: string } | undefined> {
+  return await db.selectFrom("password_reset_tokens as t")
+    .innerJoin("users as u", "u.id", "t.user_id")
+    .select(["u.email as email", "u.first_name as firstName", "u.last_name as lastName"])
+    .where("t.token_hash", "=", tokenHash)
+    .where("t.used_at", "is", null)
+    .where("t.expires_at", ">", now)
+    .executeTakeFirst();
+}
+
 /** Uses up every other outstanding token of the user (after a reset or a password change). */
 export async function revokeResetTokens(db: Db, userId: string, now: Date): Promise<void> {
   await db.updateTable("password_reset_tokens").set({ used_at: now })

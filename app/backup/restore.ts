@@ -4,8 +4,9 @@
  *
  * 1. Every part is read and checked against its checksum and the manifest FIRST: a damaged or
  *    truncated archive, or one whose schema is newer than this code, changes nothing.
- * 2. A target holding anything beyond the reference data the seeds write (or any file) is
- *    refused unless `force` (the caller confirms first).
+ * 2. A PostgreSQL target that live server processes use is refused, naming them
+ *    (live_servers.ts); a target holding anything beyond the reference data the seeds write (or
+ *    any file) is refused unless `force` (the caller confirms first).
  * 3. ONE transaction: the schema is migrated to the archive's version, its foreign keys are
  *    dropped, every table is emptied and loaded (COPY), the keys are added again (which checks
  *    them), the sequences are set, the migrations the archive lacks are applied; the files,
@@ -52,6 +53,7 @@ import {
   withSession,
 } from "./engine_repo.ts";
 import { listStoredFiles, StagedFiles } from "./files_dir.ts";
+import { refuseLiveServers } from "./live_servers.ts";
 
 /** Tables the seeds fill (app/seed.ts) and migrations' bookkeeping: a target with only these is empty. */
 const REFERENCE_TABLES: ReadonlySet<string> = new Set([
@@ -161,6 +163,7 @@ export async function restoreArchive(
   source: ArchiveSource,
   options: RestoreOptions,
 ): Promise<RestoreResult> {
+  await refuseLiveServers(deps);
   const manifest = options.verified ?? await verifyArchive(source, options.label);
   const contents = await targetContents(deps);
   const replaced = contents.rows > 0 || contents.files > 0;

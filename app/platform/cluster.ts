@@ -119,6 +119,8 @@ export async function tellOthersAfterCommit(
 export function createCluster(input: ClusterInput): Cluster {
   const { db, listener, logger } = input;
   const processId = input.ids.uuid();
+  // Registered with the row, so whoever must stop this process can find it.
+  const here = { host: Deno.hostname(), pid: Deno.pid };
   const handlers = new Map<string, MessageHandler>();
   const resets: Array<() => void> = [];
   const waiting = new Map<number, { missing: Set<string>; done: () => void }>();
@@ -229,7 +231,7 @@ export function createCluster(input: ClusterInput): Cluster {
   async function beat(): Promise<void> {
     try {
       if (!(await touchProcess(db, processId)) && identity) {
-        await registerProcess(db, identity);
+        await registerProcess(db, identity, here);
       }
       lastBeat = performance.now();
       noteTrust();
@@ -326,7 +328,7 @@ export function createCluster(input: ClusterInput): Cluster {
         k ? await k : await deriveClusterKey(processId),
       );
       await ensureListening();
-      await registerProcess(db, identity);
+      await registerProcess(db, identity, here);
       joined = true;
       await beat();
       heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);

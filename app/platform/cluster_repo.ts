@@ -21,12 +21,24 @@ export interface ProcessRecord {
   proof: string;
 }
 
-export async function registerProcess(db: Db, record: ProcessRecord): Promise<void> {
+/** Where a process runs, for people who must find it (`ops restore` names live servers). */
+export interface ProcessPlace {
+  host: string;
+  pid: number;
+}
+
+export async function registerProcess(
+  db: Db,
+  record: ProcessRecord,
+  place: ProcessPlace,
+): Promise<void> {
   await db.insertInto("server_processes")
     .values({
       id: record.processId,
       public_key: record.publicKey,
       proof: record.proof,
+      host: place.host,
+      pid: place.pid,
       started_at: sql<Date>`now()`,
       seen_at: sql<Date>`now()`,
     })
@@ -72,4 +84,31 @@ export async function findProcess(db: Db, processId: string): Promise<ProcessRec
 /** Sends `payload` to every listener of the cluster's channel (delivered at commit). */
 export async function notifyCluster(db: Db, payload: string): Promise<void> {
   await sql`SELECT pg_notify(${CLUSTER_CHANNEL}, ${payload})`.execute(db);
+}
+
+/** A live server process as people find it: where it runs and since when. */
+export interface LiveServerProcess {
+  host: string | null;
+  pid: number | null;
+  startedAt: Date;
+}
+
+/**
+ * Every process seen within the live window, oldest first, on a database of any schema
+ * version (a restore's target): none when it has no `server_processes` table yet, and no
+ * host or pid where the table lacks them (rows or schemas from before they were kept).
+ */
+export async function listLiveServerProcesses(db: Db): Promise<LiveServerProcess[]> {
+  const table = await sql<{ ok: boolean }>`
+    SELECT to_regclass('public.server_processes') IS NOT NULL AS ok`.execute(db);
+  if (!table.rows[0]?.ok) return [];
+  const result = await sql<{ row: Record<string, unknown> }>`
+    SELECT to_jsonb(p) AS row FROM server_processes p
+    WHERE p.seen_at > now() - make_interval(secs => ${LIVE_WINDOW_SECONDS})
+    ORDER BY p.started_at`.execute(db);
+  return result.rows.map(({ row }) => ({
+    host: typeof row.host === "string" ? row.host : null,
+    pid: typeof row.pid === "number" ? row.pid : null,
+    startedAt: new Date(String(row.started_at)),
+  }));
 }

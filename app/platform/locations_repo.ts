@@ -4,7 +4,7 @@ import type { AddressJson } from "../db/column_types.ts";
 import type { Db } from "../db/database.ts";
 import { nullableJsonb } from "../db/jsonb.ts";
 import { paginate } from "../db/pagination.ts";
-import { isoString, touchedAny } from "../db/rows.ts";
+import { hasRow, isoString, touchedAny } from "../db/rows.ts";
 import { containsText } from "../db/contains_text.ts";
 import type { ListParams } from "../schemas.ts";
 
@@ -110,6 +110,11 @@ export async function updateLocationRow(
     updated_at: now,
   }).returning(locationColumns).executeTakeFirst();
   return row && toLocation(row);
+}
+
+/** Whether the shop has any location (active or not). */
+export async function hasAnyLocation(db: Db): Promise<boolean> {
+  return await hasRow(db.selectFrom("locations").select("id").limit(1));
 }
 
 /** Whether there was such a location (a foreign key refuses one still referenced). */

@@ -60,6 +60,9 @@ export interface ServerProcessTable {
   proof: string;
   started_at: Timestamp;
   seen_at: Timestamp;
+  /** Where it runs (null for rows written before these columns were added). */
+  host: string | null;
+  pid: number | null;
 }
 
 export interface PlatformTables {

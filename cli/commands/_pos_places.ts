@@ -4,7 +4,7 @@
  * session. A name matches case-insensitively and exactly; several matches are a usage error
  * that says how to narrow them down.
  */
-import { findLocationIdsByIdOrName } from "../../app/platform/locations_repo.ts";
+import { findLocationIdsByIdOrName, listLocations } from "../../app/platform/locations_repo.ts";
 import type { AppDeps } from "../../app/deps.ts";
 import { drawerListQuery } from "../../app/pos/drawer_schemas.ts";
 import { listDrawers } from "../../app/pos/drawers.ts";
@@ -46,17 +46,70 @@ export async function locationVia(api: ApiClient, idOrName: string): Promise<Pla
     "GET",
     "/locations",
     { query: { q: idOrName, limit: 100 } },
-  ).catch((error) => {
-    if (error instanceof ApiError && error.status === 403) {
-      throw new CliError(
-        `Finding a location by name needs the settings.view permission: give its id instead ` +
-          `(--location UUID; ${error.message})`,
-      );
-    }
-    throw error;
-  });
+  ).catch((error) => settingsViewNeeded(error, "Finding a location by name"));
   const wanted = idOrName.toLowerCase();
   return pickLocation(idOrName, page.data.filter((l) => l.name.toLowerCase() === wanted));
+}
+
+type LocationPage = {
+  data: Array<{ id: string; name: string }>;
+  pagination: { total: number };
+};
+
+/** The shop's only active location, for `--location` left out; else a usage error. */
+function onlyLocation(page: LocationPage): Place {
+  if (page.pagination.total === 1) return page.data[0]!;
+  if (page.pagination.total === 0) {
+    throw new CliError("The shop has no active location yet: set one up with `ops setup`");
+  }
+  const names = page.data.map((l) => `"${l.name}"`).join(", ");
+  throw new UsageError(
+    `The shop has ${page.pagination.total} active locations (${names}${
+      page.pagination.total > page.data.length ? ", …" : ""
+    }): name one with --location`,
+  );
+}
+
+const ACTIVE_LOCATIONS = {
+  page: 1,
+  limit: 5,
+  q: undefined,
+  sort: "name",
+  order: "asc",
+  isActive: true,
+} as const;
+
+/** A 403 on the locations list: the login may still read the report of a location's id. */
+function settingsViewNeeded(error: unknown, finding: string): never {
+  if (error instanceof ApiError && error.status === 403) {
+    throw new CliError(
+      `${finding} needs the settings.view permission: give the location's id instead ` +
+        `(--location UUID; ${error.message})`,
+    );
+  }
+  throw error;
+}
+
+/** The location `idOrName` on the database; left out, the shop's one active location. */
+export async function locationOrOnlyDirect(
+  deps: AppDeps,
+  idOrName: string | undefined,
+): Promise<Place> {
+  if (idOrName !== undefined) return await locationDirect(deps, idOrName);
+  return onlyLocation(await listLocations(deps.db, ACTIVE_LOCATIONS));
+}
+
+/** The location `idOrName` through the API; left out, the shop's one active location. */
+export async function locationOrOnlyVia(
+  api: ApiClient,
+  idOrName: string | undefined,
+): Promise<Place> {
+  if (idOrName !== undefined) return await locationVia(api, idOrName);
+  return onlyLocation(
+    await api.request<LocationPage>("GET", "/locations", {
+      query: { isActive: "true", limit: 5 },
+    }).catch((error) => settingsViewNeeded(error, "Finding the shop's location")),
+  );
 }
 
 export interface RegisterRef {

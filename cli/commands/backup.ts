@@ -32,6 +32,13 @@ import { databaseLabel, withRuntime } from "../_runtime.ts";
 import { run } from "../_transport.ts";
 import { registerStatus } from "./status.ts";
 
+/**
+ * Where archives go without `--out`: a folder of their own in the current directory (the
+ * project's, under `deno task`), which .gitignore covers (an archive holds password hashes:
+ * never commit one). Made on first use, open to its owner only.
+ */
+const DEFAULT_DIR = "backups";
+
 interface BackupOptions {
   out?: string;
   json?: boolean;
@@ -132,11 +139,15 @@ export function registerBackupCommands(program: Command): void {
           "checksums); works while the server runs (through it, the login must hold every " +
           "permission). Audited. Keep it private: it holds password hashes",
       )
-      .option("--out <file>", "where to write it (default: shop-<UTC yyyymmdd-hhmmss>.backup)"),
+      .option(
+        "--out <file>",
+        `where to write it (default: ${DEFAULT_DIR}/shop-<UTC yyyymmdd-hhmmss>.backup)`,
+      ),
   ).action(async (options: BackupOptions) => {
     const format = outputFormat(options);
     const started = performance.now();
-    const file = resolve(options.out ?? defaultBackupName(new Date()));
+    if (options.out === undefined) await Deno.mkdir(DEFAULT_DIR, { recursive: true, mode: 0o700 });
+    const file = resolve(options.out ?? `${DEFAULT_DIR}/${defaultBackupName(new Date())}`);
     const dir = file.slice(0, file.lastIndexOf("/")) || "/";
     if (!(await Deno.stat(dir).then((s) => s.isDirectory, () => false))) {
       throw new CliError(`Cannot write ${file}: the directory ${dir} does not exist`);

@@ -1,9 +1,10 @@
 /**
- * `ops report z --drawer ID | --register NAME [--location L]` and `ops report daily --location
- * ID|NAME [--date D]`, with `--format table|json|csv`: on the database, or through the server
+ * `ops report z --drawer ID | --register NAME [--location L]` and `ops report daily [--location
+ * ID|NAME] [--date D]`, with `--format table|json|csv`: on the database, or through the server
  * that holds it (`GET /drawers/:id/report`, `GET /reports/daily`). `--register` takes the
  * register's latest session (the last opened). The Z report of a closed session is the one
- * frozen at close; an open session prints its X report (and says so on stderr).
+ * frozen at close; an open session prints its X report (and says so on stderr). Without
+ * `--location` the daily report is of the shop's one active location (several: name one).
  */
 import type { Command } from "commander";
 import { z } from "zod";
@@ -20,8 +21,8 @@ import { run, storeTimezoneVia } from "../_transport.ts";
 import {
   latestSessionDirect,
   latestSessionVia,
-  locationDirect,
-  locationVia,
+  locationOrOnlyDirect,
+  locationOrOnlyVia,
   registerDirect,
   registerVia,
 } from "./_pos_places.ts";
@@ -120,15 +121,18 @@ export function registerReport(program: Command): void {
   const daily = withFormatOptions(
     report.command("daily")
       .description("The daily rollup of a location's drawer sessions")
-      .requiredOption("--location <idOrName>", "location id or name")
+      .option(
+        "--location <idOrName>",
+        "location id or name (may be left out when the shop has one active location)",
+      )
       .option("--date <date>", "store-local date YYYY-MM-DD (default: today)"),
   ).action(
-    async (options: { location: string; date?: string; format?: string; json?: boolean }) => {
+    async (options: { location?: string; date?: string; format?: string; json?: boolean }) => {
       const format = outputFormat(options);
       const { date } = parseInput(z.object({ date: isoDate.optional() }), { date: options.date });
       const result = await run<Located<DailyReportJson>>({
         direct: async (deps) => {
-          const { id } = await locationDirect(deps, options.location);
+          const { id } = await locationOrOnlyDirect(deps, options.location);
           return {
             report: await getDailyReport(deps, id, date),
             timeZone: await findStoreTimezone(deps.db),
@@ -136,7 +140,7 @@ export function registerReport(program: Command): void {
           };
         },
         server: async (api) => {
-          const location = await locationVia(api, options.location);
+          const location = await locationOrOnlyVia(api, options.location);
           return {
             report: await api.request<DailyReportJson>("GET", "/reports/daily", {
               query: { locationId: location.id, date },
@@ -156,6 +160,7 @@ export function registerReport(program: Command): void {
   );
   describe(daily, {
     examples: [
+      "deno task ops report daily                       # the shop's one location, today",
       'deno task ops report daily --location "Main Street"',
       'deno task ops report daily --location "Main Street" --date 2026-11-21 --format csv',
     ],

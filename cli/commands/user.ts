@@ -15,6 +15,7 @@ import { createStaffUser } from "../../app/auth/users.ts";
 import { findUserIdByEmail } from "../../app/auth/users_repo.ts";
 import type { AppDeps } from "../../app/deps.ts";
 import { findStoreTimezone } from "../../app/platform/store_repo.ts";
+import { passwordProblem } from "../../domain/auth/password_rules.ts";
 import { NotFoundError } from "../../domain/errors.ts";
 import { type ApiClient, ApiError } from "../_api.ts";
 import { CliError, UsageError } from "../_errors.ts";
@@ -30,7 +31,7 @@ import {
   storeTime,
   withFormatOptions,
 } from "../_output.ts";
-import { promptSecret, readStdinSecret } from "../_secrets.ts";
+import { promptNewSecret, readStdinSecret } from "../_secrets.ts";
 import { run, storeTimezoneVia } from "../_transport.ts";
 
 interface RoleRef {
@@ -98,8 +99,11 @@ async function registerFirstUser(api: ApiClient, input: CreateUserInput): Promis
     if (!Deno.stdin.isTerminal()) {
       throw new CliError(`${notLoggedIn}; to create the very first user, give --password-stdin`);
     }
-    password = await promptSecret(`Password for ${input.email} (8 to 72 bytes): `);
-    if (password !== await promptSecret("Again: ")) throw new UsageError("The passwords differ");
+    password = await promptNewSecret(
+      `Password for ${input.email} (8 to 72 characters): `,
+      passwordProblem,
+      () => new UsageError("The passwords differ"),
+    );
   }
   const fields = body({ ...input, password });
   let created: { user: User };

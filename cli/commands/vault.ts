@@ -15,7 +15,7 @@ import { CliError, UsageError } from "../_errors.ts";
 import { describe, SERVER_ENV } from "../_help.ts";
 import { type Column, outputFormat, printRows, printText, withFormatOptions } from "../_output.ts";
 import { cliConfig } from "../_runtime.ts";
-import { promptSecret } from "../_secrets.ts";
+import { promptNewSecret, promptSecret } from "../_secrets.ts";
 
 interface PasswordOptions {
   passwordStdin?: boolean;
@@ -101,12 +101,16 @@ function checkNew(password: string): string {
   return password;
 }
 
-/** A new master password typed twice on the terminal (without echo). */
-async function promptNew(question: string): Promise<string> {
-  const first = checkNew(await promptSecret(question));
-  const again = await promptSecret("Repeat it: ");
-  if (again !== first) throw new CliError("The two passwords differ: nothing was changed");
-  return first;
+/**
+ * A new master password typed twice on the terminal (without echo); a too short (or long) one
+ * is asked again.
+ */
+function promptNew(question: string): Promise<string> {
+  return promptNewSecret(
+    question,
+    masterPasswordProblem,
+    () => new CliError("The two passwords differ: nothing was changed"),
+  );
 }
 
 async function readNewPassword(options: PasswordOptions): Promise<string> {

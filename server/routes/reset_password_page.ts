@@ -2,7 +2,8 @@
  * The pages a browser opens outside `/v1`:
  * - `GET /reset-password?token=…` (API §2): the page behind every reset link (emailed, or
  *   printed by `ops user create` / `POST /v1/auth/reset-password/:userId`). A form that sets
- *   the new password through `POST /v1/auth/reset-password`; no external assets, a strict
+ *   the new password through `POST /v1/auth/reset-password`, naming the account it is for (a
+ *   link that no longer works gets a 410 page saying so); no external assets, a strict
  *   `Content-Security-Policy` (its one script and style allowed by hash), `Cache-Control:
  *   no-store`, `Referrer-Policy: no-referrer`. The token is never logged (the request log
  *   names the path only) and is dropped from the address bar once used.
@@ -10,6 +11,7 @@
  *   `{ name, version, docs, openapi, health }`.
  */
 import { Hono } from "hono";
+import { findResetLinkAccount } from "../../app/auth/password_reset.ts";
 import type { AppDeps } from "../../app/deps.ts";
 
 /** The call the page makes (public, rate limited with the other auth routes). */
@@ -53,7 +55,7 @@ const SCRIPT = `
     var data = new FormData(form);
     var password = String(data.get("newPassword") || "");
     if (bytes(password) < 8) return show("Use at least 8 characters.", "error");
-    if (bytes(password) > 72) return show("Use at most 72 bytes (fewer accented letters or symbols).", "error");
+    if (bytes(password) > 72) return show("Use at most 72 characters (fewer with accented letters or symbols, which count as two to four).", "error");
     if (password !== String(data.get("confirm") || "")) return show("The two passwords differ.", "error");
     button.disabled = true;
     show("Saving...", "hint");
@@ -115,15 +117,25 @@ ${body}
 </html>`;
 }
 
-function formPage(token: string): string {
+interface Account {
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+function formPage(token: string, account: Account): string {
+  const email = escapeHtml(account.email);
+  const name = escapeHtml(`${account.firstName} ${account.lastName}`.trim());
   return layout(
     "Set your password",
     `<h1>Set your password</h1>
+<p>For the account <strong>${email}</strong>${name ? ` (${name})` : ""}.</p>
 <form id="reset" method="post" action="${RESET_PASSWORD_API}">
 <input type="hidden" name="token" value="${escapeHtml(token)}">
+<input name="username" type="email" autocomplete="username" value="${email}" hidden readonly>
 <label for="newPassword">New password</label>
 <input id="newPassword" name="newPassword" type="password" autocomplete="new-password" minlength="8" required autofocus>
-<p class="hint">8 to 72 bytes. The link works once.</p>
+<p class="hint">8 to 72 characters. The link works once.</p>
 <label for="confirm">Repeat the password</label>
 <input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="8" required>
 <button type="submit">Set password</button>
@@ -131,7 +143,7 @@ function formPage(token: string): string {
 </form>
 <div id="done" hidden>
 <p class="ok">Your password is set.</p>
-<p>Log in with it: <code>deno task ops login --email YOUR-EMAIL</code>, or <code>POST /v1/auth/login</code> (see <a href="/docs">/docs</a>).</p>
+<p>Log in with it: <code>deno task ops login --email ${email}</code>, or <code>POST /v1/auth/login</code> (see <a href="/docs">/docs</a>).</p>
 </div>
 <noscript><p class="error">This page needs JavaScript to send the form. Without it, send
 <code>POST ${RESET_PASSWORD_API}</code> with <code>{"token": "…", "newPassword": "…"}</code> (the token is the
@@ -146,6 +158,16 @@ function brokenLinkPage(): string {
 <p class="error">The address lacks its token, or was cut or changed when it was copied.</p>
 <p>Copy the whole link again, or ask an administrator for a new one
 (<code>deno task ops user reset-link --email …</code>).</p>`,
+  );
+}
+
+function usedLinkPage(): string {
+  return layout(
+    "Reset link no longer valid",
+    `<h1>This link no longer works</h1>
+<p class="error">This link has expired or was already used.</p>
+<p>Ask an administrator for a new one (<code>deno task ops user reset-link --email …</code>),
+or ask for an email with <code>POST /v1/auth/forgot-password</code>.</p>`,
   );
 }
 
@@ -170,7 +192,7 @@ async function contentSecurityPolicy(): Promise<string> {
 }
 
 /** Mounted at the server root: `GET /` and `GET /reset-password`. */
-export function browserPages(deps: Pick<AppDeps, "version">): Hono {
+export function browserPages(deps: Pick<AppDeps, "version" | "db" | "clock">): Hono {
   const csp = contentSecurityPolicy();
   const pages = new Hono();
 
@@ -193,7 +215,11 @@ export function browserPages(deps: Pick<AppDeps, "version">): Hono {
     c.header("X-Content-Type-Options", "nosniff");
     c.header("X-Frame-Options", "DENY");
     if (!TOKEN_PATTERN.test(token)) return c.html(brokenLinkPage(), 400);
-    return c.html(formPage(token));
+    // Named on the page, so whoever opens it sees whose password it sets (and a password
+    // manager saves it for that account); reading it does not use the link up.
+    const account = await findResetLinkAccount(deps, token);
+    if (!account) return c.html(usedLinkPage(), 410);
+    return c.html(formPage(token, account));
   });
 
   return pages;

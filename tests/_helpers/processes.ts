@@ -35,14 +35,20 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `deno run -A cli/main.ts ...args` and collects its output. */
+/**
+ * Runs `deno run -A cli/main.ts ...args` and collects its output; in the project's directory,
+ * or in `cwd` (with the project's deno.json).
+ */
 export async function runOps(
   args: string[],
-  options: { dataDir: string; env?: Record<string, string>; stdin?: string },
+  options: { dataDir: string; env?: Record<string, string>; stdin?: string; cwd?: string },
 ): Promise<CliResult> {
+  const program = options.cwd === undefined
+    ? ["cli/main.ts"]
+    : [`--config=${ROOT}deno.json`, `${ROOT}cli/main.ts`];
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/main.ts", ...args],
-    cwd: ROOT,
+    args: ["run", "-A", ...program, ...args],
+    cwd: options.cwd ?? ROOT,
     env: childEnv(options.dataDir, options.env),
     clearEnv: true,
     stdin: options.stdin === undefined ? "null" : "piped",

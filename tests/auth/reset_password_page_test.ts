@@ -143,6 +143,12 @@ Deno.test("a new user's reset link opens a form whose script sets the password; 
   assertEquals(form.method, "post");
   assertEquals(form.inputs.get("token"), token);
   assert(form.inputs.has("newPassword"));
+  // It names the account whose password it sets, and counts in characters.
+  assertStringIncludes(html, `For the account <strong>${email}</strong> (New Hire)`);
+  assertEquals(form.inputs.get("username"), email);
+  assertStringIncludes(html, "8 to 72 characters");
+  const shown = html.replace(/<script>[\s\S]*?<\/script>/, "");
+  assert(!/\bbytes\b/.test(shown), "the page speaks of bytes");
 
   const send = (url: string, init: RequestInit) => Promise.resolve(t.app.request(url, init));
   // Two different passwords: the page says so and sends nothing.
@@ -172,15 +178,40 @@ Deno.test("a new user's reset link opens a form whose script sets the password; 
   const me = await api(t.app, "GET", "/v1/auth/me", { token: login.body.accessToken });
   assertEquals(me.body.email, email);
 
-  // The link works once: the page still opens, and says the link is used up.
+  // The link works once: opened again, the page says it is used up and offers no form.
   const reopened = await t.app.request(path);
-  assertEquals(reopened.status, 200);
-  const again = await submitThroughPageScript(await reopened.text(), {
+  assertEquals(reopened.status, 410);
+  const used = await reopened.text();
+  assertStringIncludes(used, "expired or was already used");
+  assert(!used.includes("<form") && !used.includes(email), used);
+
+  // Used up between opening the page and sending it: the page's script says so.
+  const again = await submitThroughPageScript(html, {
     newPassword: "yet another passphrase",
     confirm: "yet another passphrase",
   }, send);
   assertEquals(again.done, false);
   assertStringIncludes(again.message, "expired or was already used");
+});
+
+Deno.test("the page's script counts characters: too short, and too long in bytes, say characters", async () => {
+  const { path } = await newUserLink();
+  const html = await (await t.app.request(path)).text();
+  const send = () => Promise.reject(new Error("nothing may be sent"));
+  const short = await submitThroughPageScript(
+    html,
+    { newPassword: "short", confirm: "short" },
+    send,
+  );
+  assertEquals(short.message, "Use at least 8 characters.");
+  const accented = "é".repeat(37); // 37 characters, 74 bytes
+  const long = await submitThroughPageScript(
+    html,
+    { newPassword: accented, confirm: accented },
+    send,
+  );
+  assertStringIncludes(long.message, "Use at most 72 characters");
+  assertEquals(long.sent.length + short.sent.length, 0);
 });
 
 Deno.test("the page loads nothing from elsewhere and runs under a strict CSP that allows its own script and style", async () => {

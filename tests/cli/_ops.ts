@@ -27,6 +27,8 @@ export interface OpsPlace {
 export interface OpsOptions {
   env?: Record<string, string>;
   stdin?: string;
+  /** The working directory (default: the project's). */
+  cwd?: string;
 }
 
 /** `deno run -A cli/main.ts ...args` in `place`, never touching the real ~/.config. */
@@ -38,6 +40,7 @@ export async function ops(
   const result = await runOps(args, {
     dataDir: place.dataDir,
     stdin: options.stdin,
+    cwd: options.cwd,
     env: { OPS_CONFIG_DIR: place.configDir, ...options.env },
   });
   // Deno's own note when several processes start at once (not the CLI's output).
@@ -93,14 +96,27 @@ export interface TerminalResult {
   output: string;
 }
 
+/** What to type on the terminal once `after` shows (after what the previous key waited for). */
+export interface Keystrokes {
+  after: string;
+  /** Typed as is: end an answer with "\r" (Enter); "\x03" is Ctrl-C, "\x04" Ctrl-D. */
+  type: string;
+}
+
 /**
  * Runs `ops ...args` on a pseudo-terminal; when `answer` is given, types it (and Enter) once
- * `waitFor` appears on the screen (the prompt), then closes stdin.
+ * `waitFor` appears on the screen (the prompt), then closes stdin. `keys` types several
+ * answers in turn, each once its prompt shows after the previous one.
  */
 export async function opsOnTerminal(
   place: OpsPlace,
   args: string[],
-  options: { env?: Record<string, string>; waitFor?: string; answer?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    waitFor?: string;
+    answer?: string;
+    keys?: Keystrokes[];
+  } = {},
 ): Promise<TerminalResult> {
   const command = [Deno.execPath(), "run", "-A", "cli/main.ts", ...args].map(shellQuote).join(" ");
   const child = new Deno.Command("script", {
@@ -117,15 +133,21 @@ export async function opsOnTerminal(
     stderr: "piped",
   }).spawn();
   const writer = child.stdin.getWriter();
+  const keys: Keystrokes[] = [...(options.keys ?? [])];
+  if (options.answer !== undefined) {
+    keys.unshift({ after: options.waitFor ?? "[y/N]", type: `${options.answer}\r` });
+  }
   let output = "";
-  let answered = options.answer === undefined;
+  let seen = 0;
   const decoder = new TextDecoder();
   const reading = (async () => {
     for await (const chunk of child.stdout) {
       output += decoder.decode(chunk, { stream: true });
-      if (!answered && output.includes(options.waitFor ?? "[y/N]")) {
-        answered = true;
-        await writer.write(new TextEncoder().encode(`${options.answer}\r`));
+      let at;
+      while (keys.length > 0 && (at = output.indexOf(keys[0]!.after, seen)) >= 0) {
+        const key = keys.shift()!;
+        seen = at + key.after.length;
+        await writer.write(new TextEncoder().encode(key.type));
       }
     }
   })();

@@ -1,8 +1,9 @@
 /**
  * `ops backup` on the database directly is audited (issue 42, item 4; API §16), as a child
  * process: on PostgreSQL with TEST_DATABASE_URL, else on a prepared embedded data directory.
+ * Without `--out` it writes into `backups/`, which .gitignore covers.
  */
-import { assertEquals } from "../_helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "../_helpers/assert.ts";
 import type { TestApp } from "../_helpers/test_app.ts";
 import { withTestApp } from "../_helpers/suite.ts";
 import { removeDir } from "../_helpers/processes.ts";
@@ -21,15 +22,20 @@ function backupAudit(db: Db) {
     .where("action", "like", "backup.%").orderBy("at").execute();
 }
 
-Deno.test("`ops backup` writes audit entries with its actor, where and how big", async () => {
-  let place: OpsPlace;
-  let env: Record<string, string> = {};
+/** Where `ops` backs up: the test database on PostgreSQL, else a prepared data directory. */
+async function backupPlace(): Promise<{ place: OpsPlace; env: Record<string, string> }> {
   if (t.database.url) {
-    place = { dataDir: await Deno.makeTempDir({ prefix: "shop-cli-" }), configDir: "/nonexistent" };
-    env = { DATABASE_URL: t.database.url };
-  } else {
-    place = await preparedPlace();
+    const dataDir = await Deno.makeTempDir({ prefix: "shop-cli-" });
+    return {
+      place: { dataDir, configDir: "/nonexistent" },
+      env: { DATABASE_URL: t.database.url },
+    };
   }
+  return { place: await preparedPlace(), env: {} };
+}
+
+Deno.test("`ops backup` writes audit entries with its actor, where and how big", async () => {
+  const { place, env } = await backupPlace();
   try {
     const file = `${place.dataDir}/nightly.backup`;
     const result = await ops(place, ["backup", "--out", file, "--json"], { env });
@@ -57,4 +63,22 @@ Deno.test("`ops backup` writes audit entries with its actor, where and how big",
   } finally {
     await removeDir(place.dataDir);
   }
+});
+
+Deno.test("`ops backup` without --out writes into backups/ (made, owner only), which .gitignore covers", async () => {
+  const { place, env } = await backupPlace();
+  try {
+    const result = await ops(place, ["backup", "--json"], { env, cwd: place.dataDir });
+    assertEquals(result.code, 0, result.stderr);
+    const file = JSON.parse(result.stdout).file;
+    assertMatch(file, /\/backups\/shop-\d{8}-\d{6}\.backup$/);
+    assertEquals(file, `${await Deno.realPath(place.dataDir)}/backups/${file.split("/").at(-1)}`);
+    assert((await Deno.stat(file)).isFile);
+    assertEquals((await Deno.stat(`${place.dataDir}/backups`)).mode! & 0o777, 0o700);
+  } finally {
+    await removeDir(place.dataDir);
+  }
+  const ignored = (await Deno.readTextFile(new URL("../../.gitignore", import.meta.url)))
+    .split("\n").map((line) => line.trim());
+  assert(ignored.includes("backups/"), ".gitignore does not cover backups/");
 });

@@ -54,6 +54,7 @@ const DATA_COMMANDS = [
   "ops backup",
   "ops restore",
   "ops status",
+  "ops setup",
 ];
 
 Deno.test("every command's help has an Examples and an Environment section", () => {
@@ -193,6 +194,26 @@ Deno.test("exitCodeFor(): usage and invalid input 2, failures 1", () => {
   } finally {
     console.error = quiet;
   }
+});
+
+Deno.test("exitCodeFor(): a usage error with several mistakes prints one line each, the help once", () => {
+  const quiet = console.error;
+  const printed: string[] = [];
+  console.error = (line: string) => printed.push(line);
+  try {
+    assertEquals(
+      exitCodeFor(new UsageError("--timezone: wrong\n--currency: wrong"), "ops setup"),
+      2,
+    );
+  } finally {
+    console.error = quiet;
+  }
+  // The colour escape the error prefix may carry is matched on purpose.
+  // deno-lint-ignore no-control-regex
+  assertEquals(printed.map((line) => line.replace(/^.*error:(?:\x1b\[39m)? /, "")), [
+    "--timezone: wrong",
+    "--currency: wrong (run `ops setup --help`)",
+  ]);
 });
 
 Deno.test("exitCodeFor() prints an error naming stored text without its escape sequences", () => {

@@ -248,3 +248,35 @@ embeddedRunTest(
     assertStringIncludes(csv.stdout, "\r\nFront,Ada Admin,closed,");
   },
 );
+
+embeddedRunTest(
+  "ops report daily without --location takes the shop's one active location; with two it asks to name one",
+  async () => {
+    const only = await ops(place, ["report", "daily", "--format", "json"]);
+    assertEquals(only.code, 0, only.stderr);
+    assertEquals(JSON.parse(only.stdout).salesSummary.transactionCount, 1);
+    const second = crypto.randomUUID();
+    await withDataDir(dataDir, (deps) =>
+      deps.db.insertInto("locations").values({
+        id: second,
+        name: "Harbour Road",
+        created_at: new Date(),
+        updated_at: new Date(),
+      }).execute());
+    const two = await ops(place, ["report", "daily"]);
+    assertEquals(two.code, 2, two.stderr);
+    assertStringIncludes(
+      two.stderr,
+      'The shop has 2 active locations ("Harbour Road", "Main Street"): name one with --location',
+    );
+    await withDataDir(
+      dataDir,
+      (deps) =>
+        deps.db.updateTable("locations").set({ is_active: false }).where("id", "=", second)
+          .execute(),
+    );
+    const active = await ops(place, ["report", "daily"]);
+    assertEquals(active.code, 0, active.stderr);
+    assertMatch(active.stdout, /^Daily report: Main Street, /);
+  },
+);

@@ -225,6 +225,49 @@ embeddedRunTest(
 );
 
 embeddedRunTest(
+  "ops setup goes through the server with the stored login: it finds the location and register by name; a re-run changes nothing",
+  async () => {
+    const args = [
+      "setup",
+      "--store-name",
+      "Harmony Music",
+      "--timezone",
+      "America/Chicago",
+      "--currency",
+      "usd",
+      "--tax-rate",
+      "goods=8.25",
+      "--tax-rate",
+      "service=0",
+      "--location",
+      "main street",
+      "--register",
+      "Front",
+    ];
+    const first = await ops(place, args, { env });
+    assertEquals(first.code, 0, first.stderr);
+    assertEquals(
+      first.stdout,
+      "Store name: My Shop → Harmony Music\n" +
+        "Time zone: America/New_York → America/Chicago\n" +
+        "Tax on goods: 0.00 % → 8.25 %\n" +
+        'Set up: "Harmony Music" (America/Chicago, USD, tax 8.25 % on goods and 0.00 % on ' +
+        'services), location "Main Street", register "Front"\n',
+    );
+    const again = await ops(place, [...args, "--json"], { env });
+    assertEquals(again.code, 0, again.stderr);
+    assertEquals(JSON.parse(again.stdout).changes, []);
+    assertEquals((await call("GET", "/locations")).data.length, 1);
+    assertEquals((await call("GET", "/registers")).data.length, 1);
+    assertEquals((await call("GET", "/config")).taxRates, { goods: "8.25", service: "0.00" });
+
+    const report = await ops(place, ["report", "daily"], { env });
+    assertEquals(report.code, 0, report.stderr);
+    assertMatch(report.stdout, /^Daily report: Main Street, /);
+  },
+);
+
+embeddedRunTest(
   "database-only commands refuse while the server holds the database, naming the fix",
   async () => {
     for (

@@ -91,6 +91,44 @@ embeddedRunTest({
 });
 
 embeddedRunTest({
+  name: "Ctrl-C at a confirmation exits 130 and changes nothing",
+  ...onTerminal,
+  fn: async () => {
+    const result = await opsOnTerminal(place, ["migrate", "down"], {
+      keys: [{ after: "[y/N]", type: "\x03" }],
+    });
+    assertEquals(result.code, 130, result.output);
+    assertStringIncludes(result.output, "error: Interrupted: nothing was changed");
+    const status = await ops(place, ["migrate", "status", "--json"]);
+    assertEquals(status.code, 0, status.stderr);
+    assert(JSON.parse(status.stdout).every((m: { applied: boolean }) => m.applied));
+  },
+});
+
+embeddedRunTest({
+  name:
+    "vault init asks again after a too short master password; Ctrl-C at the password prompt exits 130",
+  ...onTerminal,
+  fn: async () => {
+    // The password is asked before the server is called: no server is needed to see it.
+    const result = await opsOnTerminal(place, ["vault", "init"], {
+      env: { OPS_SERVER: "http://127.0.0.1:9", OPS_TOKEN: "unused" },
+      keys: [
+        { after: "New master password", type: "too short\r" },
+        { after: "New master password", type: "\x03" },
+      ],
+    });
+    assertEquals(result.code, 130, result.output);
+    assertStringIncludes(
+      result.output,
+      "The master password needs at least 12 characters: try again (Ctrl-C stops).",
+    );
+    assertEquals(result.output.split("New master password").length, 3, "asked twice");
+    assertStringIncludes(result.output, "error: Interrupted: nothing was changed");
+  },
+});
+
+embeddedRunTest({
   name: "a licence change on a terminal asks first; answering yes revokes it",
   ...onTerminal,
   fn: async () => {

@@ -51,15 +51,17 @@ async function lockedEverywhere(): Promise<boolean[]> {
 }
 
 Deno.test({
-  name: "every process is a member: one fresh row each in server_processes",
+  name: "every process is a member: one fresh row each in server_processes, with its host and pid",
   ignore,
   async fn() {
     const rows = await eventually("three members", async () => {
       const found = await c.t.database.db.selectFrom("server_processes")
-        .select(["id", "public_key", "proof"]).execute();
+        .select(["id", "public_key", "proof", "host", "pid"]).execute();
       return found.length === PROCESSES ? found : undefined;
     });
     assertEquals(new Set(rows.map((r) => r.public_key)).size, PROCESSES);
+    assertEquals(rows.map((r) => r.pid).sort(), c.nodes.map((n) => n.pid).sort());
+    assert(rows.every((r) => r.host === Deno.hostname()));
   },
 });
 

@@ -136,6 +136,13 @@ Deno.test({
         assert(hint, "no first-user hint");
         assertEquals(hint["docs"], `${first.url}/docs`);
         assertStringIncludes(String(hint["register"]), "/v1/auth/register");
+        // A new shop is not set up yet: the next hint names `ops setup`.
+        const setup = logEntries(first.lines).find((e) =>
+          String(e["msg"]).startsWith("The shop is not set up yet")
+        );
+        assert(setup, "no setup hint");
+        assertStringIncludes(String(setup["msg"]), "(the store's name, a location)");
+        assertEquals(setup["setup"], "deno task ops setup");
         assert(!entries.some((e) => String(e["msg"]).includes("DEV_BYPASS")));
 
         const credentials = { email: "owner@example.test", password: "owner password 1" };
@@ -154,6 +161,20 @@ Deno.test({
         });
         token = (await login.json()).accessToken;
         assertEquals(login.status, 200);
+        // Named and given a location (as `ops setup` does), the shop is set up: no hint next time.
+        for (
+          const [method, path, body] of [
+            ["PATCH", "/v1/store", { name: "Harmony Music" }],
+            ["POST", "/v1/locations", { name: "Main Street" }],
+          ] as const
+        ) {
+          const response = await fetch(`${first.url}${path}`, {
+            method,
+            headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+            body: JSON.stringify(body),
+          });
+          assert(response.ok, `${method} ${path}: ${response.status} ${await response.text()}`);
+        }
       } finally {
         first.kill("SIGTERM");
         await first.status;
@@ -173,12 +194,17 @@ Deno.test({
         const body = await me.json();
         assertEquals(me.status, 200, JSON.stringify(body));
         assertEquals(body.email, "owner@example.test");
+        // Hints come before any request's log line: once that is in, so would they be.
+        for (let i = 0; i < 50 && !second.lines.some((l) => l.includes('"/v1/auth/me"')); i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         const entries = logEntries(second.lines);
         assert(
           entries.some((e) => e["level"] === "warn" && String(e["msg"]).includes("DEV_BYPASS")),
           "no DEV_BYPASS warning",
         );
         assert(!entries.some((e) => String(e["msg"]).startsWith("No user yet")));
+        assert(!entries.some((e) => String(e["msg"]).startsWith("The shop is not set up")));
         assert(![...first.lines, ...second.lines].some((l) => l.includes(secret)));
       } finally {
         second.kill("SIGTERM");
