@@ -58,7 +58,7 @@ const DATA_COMMANDS = [
 ];
 
 Deno.test("every command's help has an Examples and an Environment section", () => {
-  assertEquals(LEAVES.length, 28);
+  assertEquals(LEAVES.length, 29);
   for (const command of LEAVES) {
     const help = helpOf(command);
     assertMatch(help, /\nExamples:\n {2}\$ deno task ops /, pathOf(command));
