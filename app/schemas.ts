@@ -29,7 +29,10 @@ export const timestamp = z.iso.datetime({ offset: true }).refine(inYearRange, YE
   .describe(`ISO 8601 timestamp (years ${MIN_YEAR}–${MAX_YEAR})`);
 /** A range bound of a list: a store-local date (the whole day) or an instant. */
 export const dateOrTimestamp = z.union([isoDate, timestamp], {
-  error: `Expected YYYY-MM-DD or an ISO 8601 timestamp, years ${MIN_YEAR}–${MAX_YEAR}`,
+  error: (issue) =>
+    issue.input === undefined
+      ? "Required"
+      : `Expected YYYY-MM-DD or an ISO 8601 timestamp, years ${MIN_YEAR}–${MAX_YEAR}`,
 }).describe(
   `YYYY-MM-DD (store-local day, inclusive) or an ISO 8601 timestamp; years ${MIN_YEAR}–${MAX_YEAR}`,
 );
