@@ -146,14 +146,25 @@ export const pagination = z.object({
     "True when `total` is an exact count. Counting stops at 10,000 matching rows; above that " +
       "`total` (and `totalPages`) is the database's estimate and this is false.",
   ),
-});
+}).meta({ id: "Pagination" });
 
-export function listResponse<T extends z.ZodType>(item: T) {
-  return z.object({ data: z.array(item), pagination });
+/** The OpenAPI name of a schema (`.meta({ id })`, server/openapi_components.ts), if it has one. */
+function nameOf(schema: z.ZodType): string | undefined {
+  return z.globalRegistry.get(schema)?.id;
 }
 
+/** A page of a list (API §1.3), named after its items: `ProductPage` for `Product`. */
+export function listResponse<T extends z.ZodType>(item: T) {
+  const schema = z.object({ data: z.array(item), pagination });
+  const name = nameOf(item);
+  return name ? schema.meta({ id: `${name}Page` }) : schema;
+}
+
+/** A whole list in one answer, named after its items: `RoleList` for `Role`. */
 export function dataResponse<T extends z.ZodType>(item: T) {
-  return z.object({ data: z.array(item) });
+  const schema = z.object({ data: z.array(item) });
+  const name = nameOf(item);
+  return name ? schema.meta({ id: `${name}List` }) : schema;
 }
 
 /** Query-string booleans: only `true`/`false`. */

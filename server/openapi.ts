@@ -6,8 +6,7 @@ import { z } from "zod";
 import { MAX_YEAR, MIN_YEAR } from "../app/schemas.ts";
 import type { RegisteredRoute } from "./route.ts";
 import { exampleForBody } from "./openapi_examples.ts";
-
-type JsonSchema = Record<string, unknown>;
+import { ErrorResponses, type JsonSchema, SchemaComponents } from "./openapi_components.ts";
 
 const problemSchema: JsonSchema = {
   type: "object",
@@ -48,44 +47,9 @@ const ERROR_MEANINGS: Record<number, string> = {
     "Database unreachable, answered within 5 s whatever the request was doing (connecting, waiting for a connection, mid-query, mid-commit: a commit whose outcome is unknown answers 503 too), or no database connection free within 5 s; see `Retry-After`",
 };
 
-/**
- * Error responses are shared components: the operations answering one status with the same
- * codes refer to one entry (`Error409InUse`), which keeps the document a third of the size.
- */
-class SharedResponses {
-  readonly #byContent = new Map<string, string>();
-  readonly #responses: Record<string, JsonSchema> = {};
-
-  nameOf(response: JsonSchema): string {
-    const key = JSON.stringify(response);
-    const known = this.#byContent.get(key);
-    if (known) return known;
-    const codes = (response["codes"] ?? []) as string[];
-    const words = codes.map((code) =>
-      code.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("")
-    );
-    const base = `Error${response["status"]}${words.join("Or").slice(0, 60)}`;
-    let name = base;
-    for (let n = 2; this.#responses[name]; n++) name = `${base}${n}`;
-    const { status: _status, codes: _codes, ...published } = response;
-    this.#responses[name] = published;
-    this.#byContent.set(key, name);
-    return name;
-  }
-
-  all(): Record<string, JsonSchema> {
-    return Object.fromEntries(
-      Object.entries(this.#responses).sort(([a], [b]) => a.localeCompare(b)),
-    );
-  }
-}
-
-function errorResponse(status: number, codes: readonly string[], description?: string): JsonSchema {
-  const meaning = description ?? ERROR_MEANINGS[status] ?? "Error";
+function errorResponseBody(codes: readonly string[], description: string) {
   return {
-    status,
-    codes,
-    description: `${meaning}. \`code\`: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
+    description: `${description}. \`code\`: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
     content: {
       "application/problem+json": {
         schema: {
@@ -97,16 +61,6 @@ function errorResponse(status: number, codes: readonly string[], description?: s
       },
     },
   };
-}
-
-function toSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const json = z.toJSONSchema(schema, {
-    io,
-    unrepresentable: "any",
-    target: "draft-2020-12",
-  }) as JsonSchema;
-  delete json["$schema"];
-  return json;
 }
 
 function operationId(method: string, path: string, used: Set<string>): string {
@@ -131,9 +85,12 @@ function pathParameterNames(honoPath: string): string[] {
   return names;
 }
 
-function queryParameters(schema: z.ZodType | undefined): JsonSchema[] {
+function queryParameters(
+  schema: z.ZodType | undefined,
+  schemas: SchemaComponents,
+): JsonSchema[] {
   if (!schema) return [];
-  const json = toSchema(schema, "input");
+  const json = schemas.convert(schema, "input");
   const properties = (json["properties"] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json["required"] ?? []) as string[]);
   return Object.entries(properties).map(([name, propertySchema]) => {
@@ -147,6 +104,14 @@ function queryParameters(schema: z.ZodType | undefined): JsonSchema[] {
     };
   });
 }
+
+/** This document itself, for `GET /v1/openapi.json`. */
+export const openApiDocumentSchema = z.looseObject({
+  openapi: z.literal("3.1.0"),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.looseObject({})),
+  components: z.looseObject({}),
+}).meta({ id: "OpenApiDocument" });
 
 export interface OpenApiInfo {
   version: string;
@@ -168,7 +133,8 @@ function orderTags(tags: Iterable<string>): string[] {
 export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInfo): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   const usedIds = new Set<string>();
-  const sharedResponses = new SharedResponses();
+  const schemas = new SchemaComponents();
+  const errorResponses = new ErrorResponses();
   const tags = new Set<string>();
   for (const { spec, fullPath, tag, errors } of routes) {
     tags.add(tag);
@@ -177,9 +143,9 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
       name,
       in: "path",
       required: true,
-      schema: name === "path" ? { type: "string" } : paramSchema(spec.params, name),
+      schema: name === "path" ? { type: "string" } : paramSchema(spec.params, name, schemas),
     }));
-    parameters.push(...queryParameters(spec.query));
+    parameters.push(...queryParameters(spec.query, schemas));
     if (spec.idempotent) {
       parameters.push({
         name: "Idempotency-Key",
@@ -202,7 +168,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
           description: response.description,
           content: {
             [response.contentType ?? "application/json"]: {
-              schema: toSchema(response.schema, "output"),
+              schema: schemas.convert(response.schema, "output"),
             },
             ...alternatives,
           },
@@ -214,10 +180,13 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
         }
         : { description: response.description };
     }
-    for (const [status, codes] of errors) {
+    const id = operationId(spec.method, fullPath, usedIds);
+    for (const [status, unsorted] of errors) {
       if (responses[status]) continue; // a route's own error body (the health check's 503)
-      const response = errorResponse(status, codes, spec.responses[status]?.description);
-      responses[status] = { $ref: `#/components/responses/${sharedResponses.nameOf(response)}` };
+      const codes = [...unsorted].sort();
+      const own = spec.responses[status]?.description;
+      const body = errorResponseBody(codes, own ?? ERROR_MEANINGS[status] ?? "Error");
+      responses[status] = errorResponses.ref(id, status, codes, body, own !== undefined);
     }
     const access = spec.access === "public"
       ? "No token needed."
@@ -225,7 +194,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
       ? "Any authenticated user."
       : `Permission: \`${spec.access}\`.`;
     const operation: Record<string, unknown> = {
-      operationId: operationId(spec.method, fullPath, usedIds),
+      operationId: id,
       summary: spec.summary,
       description: [
         spec.description,
@@ -239,20 +208,23 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
       responses,
     };
     if (spec.body) {
-      const bodySchema = toSchema(spec.body, "input");
+      const bodySchema = schemas.convert(spec.body, "input");
       operation["requestBody"] = {
         required: !spec.body.safeParse(undefined).success,
         content: {
           "application/json": {
             schema: bodySchema,
-            example: spec.example ?? exampleForBody(bodySchema, path),
+            example: spec.example ??
+              exampleForBody(bodySchema, path, (schema) => schemas.resolve(schema, "input")),
           },
         },
       };
     } else if (spec.multipart) {
       operation["requestBody"] = {
         required: true,
-        content: { "multipart/form-data": { schema: toSchema(spec.multipart, "input") } },
+        content: {
+          "multipart/form-data": { schema: schemas.convert(spec.multipart, "input") },
+        },
       };
     }
     (paths[path] ??= {})[spec.method] = operation;
@@ -271,15 +243,19 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
-      schemas: { Problem: problemSchema },
-      responses: sharedResponses.all(),
+      responses: errorResponses.all(),
+      schemas: { Problem: problemSchema, ...schemas.all() },
     },
   };
 }
 
-function paramSchema(params: z.ZodType | undefined, name: string): JsonSchema {
+function paramSchema(
+  params: z.ZodType | undefined,
+  name: string,
+  schemas: SchemaComponents,
+): JsonSchema {
   if (!params) return { type: "string" };
-  const json = toSchema(params, "input");
+  const json = schemas.convert(params, "input");
   return ((json["properties"] ?? {}) as Record<string, JsonSchema>)[name] ?? { type: "string" };
 }
 

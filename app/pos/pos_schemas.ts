@@ -1,5 +1,6 @@
 /** Zod schemas of the point of sale (API §8): request bodies, list queries and responses. */
 import { z } from "zod";
+import { addressSchema } from "../accounts/account_schemas.ts";
 import {
   dateOrTimestamp,
   isoDate,
@@ -35,13 +36,13 @@ export const createRegisterBody = z.strictObject({
   name: z.string().trim().min(1).max(100),
   locationId: uuid,
   isActive: z.boolean().optional(),
-});
+}).meta({ id: "CreateRegisterBody" });
 
 export const updateRegisterBody = z.strictObject({
   name: z.string().trim().min(1).max(100).optional(),
   locationId: uuid.optional(),
   isActive: z.boolean().optional(),
-});
+}).meta({ id: "UpdateRegisterBody" });
 
 export const registerListQuery = listQuery({
   sort: ["name", "createdAt"],
@@ -56,19 +57,19 @@ export const registerSchema = z.object({
   isActive: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Register" });
 
 // ================================================================ drawers
 
 export const openDrawerBody = z.strictObject({
   registerId: uuid,
   openingBalance: nonNegativeMoney,
-});
+}).meta({ id: "OpenDrawerBody" });
 
 export const closeDrawerBody = z.strictObject({
   closingBalance: nonNegativeMoney,
   notes: z.string().trim().max(2000).optional(),
-});
+}).meta({ id: "CloseDrawerBody" });
 
 export const currentDrawerQuery = z.strictObject({
   registerId: uuid.optional(),
@@ -93,7 +94,7 @@ export const adjustmentBody = z.strictObject({
   amount: positiveMoney,
   reason: z.string().trim().min(1).max(500),
   override: overrideSchema.optional(),
-});
+}).meta({ id: "DrawerAdjustmentBody" });
 
 export const adjustmentListQuery = listQuery({
   sort: ["createdAt"],
@@ -109,7 +110,7 @@ export const adjustmentSchema = z.object({
   createdBy: uuid.nullable(),
   approvedBy: uuid.nullable(),
   createdAt: z.string(),
-});
+}).meta({ id: "DrawerAdjustment" });
 
 const salesSummarySchema = z.object({
   transactionCount: z.int(),
@@ -165,7 +166,7 @@ export const drawerReportSchema = z.object({
   openedAt: z.string(),
   closedAt: z.string().nullable(),
   ...reportSections,
-});
+}).meta({ id: "DrawerReport" });
 
 export const dailyReportSchema = z.object({
   locationId: uuid,
@@ -185,7 +186,7 @@ export const dailyReportSchema = z.object({
     closingBalance: moneyString.nullable(),
     overShort: moneyString.nullable(),
   })),
-});
+}).meta({ id: "DailyReport" });
 
 export const dailyReportQuery = z.strictObject({
   locationId: uuid,
@@ -207,7 +208,7 @@ export const drawerSessionSchema = z.object({
   openedAt: z.string(),
   closedAt: z.string().nullable(),
   zReport: drawerReportSchema.nullable().optional(),
-});
+}).meta({ id: "DrawerSession" });
 
 // ================================================================ transactions
 
@@ -227,7 +228,7 @@ export const addItemBody = itemInput.extend({
   override: overrideSchema.optional().describe(
     "Needed when the line is priced below its product's price beyond the discount threshold",
   ),
-});
+}).meta({ id: "AddTransactionItemBody" });
 export type AddItemInput = z.output<typeof addItemBody>;
 
 export const createTransactionBody = z.strictObject({
@@ -246,7 +247,7 @@ export const createTransactionBody = z.strictObject({
   override: overrideSchema.optional().describe(
     "Needed when a line priced below its product's price passes the discount threshold",
   ),
-});
+}).meta({ id: "CreateTransactionBody" });
 export type CreateTransactionInput = z.output<typeof createTransactionBody>;
 
 export const updateItemBody = z.strictObject({
@@ -259,28 +260,30 @@ export const updateItemBody = z.strictObject({
     "Needed when the edit prices the line below its product's price beyond the discount " +
       "threshold",
   ),
-});
+}).meta({ id: "UpdateTransactionItemBody" });
 export type UpdateItemInput = z.output<typeof updateItemBody>;
 
 export const discountBody = z.strictObject({
   kind: z.enum(["percent", "amount"]),
   value: nonNegativeMoney.describe('Percent ("10.00" = 10 %) or amount; 0 removes the discount'),
   override: overrideSchema.optional(),
-});
+}).meta({ id: "TransactionDiscountBody" });
 
 export const paymentBody = z.strictObject({
   method: paymentMethod,
   amount: positiveMoney,
   reference: z.string().trim().max(200).optional(),
   tendered: nonNegativeMoney.optional(),
-});
+}).meta({ id: "AddPaymentBody" });
 
-export const completeBody = z.strictObject({ registerId: uuid.optional() }).optional();
+export const completeBody = z.strictObject({ registerId: uuid.optional() }).optional().meta({
+  id: "CompleteTransactionBody",
+});
 
 export const voidBody = z.strictObject({
   reason: z.string().trim().min(1).max(500),
   override: overrideSchema.optional(),
-});
+}).meta({ id: "VoidTransactionBody" });
 
 export const refundBody = z.strictObject({
   items: z.array(z.strictObject({ itemId: uuid, quantity: z.int().min(1).max(100_000) })).min(1)
@@ -291,7 +294,7 @@ export const refundBody = z.strictObject({
     "Register whose open drawer records the refund (needed when several are open)",
   ),
   override: overrideSchema.optional(),
-});
+}).meta({ id: "RefundBody" });
 
 export const itemParams = z.object({ id: uuid, itemId: uuid });
 
@@ -330,7 +333,7 @@ export const transactionItemSchema = z.object({
   tax: moneyString,
   total: moneyString,
   refundedQuantity: z.int(),
-});
+}).meta({ id: "TransactionItem" });
 
 export const paymentSchema = z.object({
   id: uuid,
@@ -341,7 +344,7 @@ export const paymentSchema = z.object({
   reference: z.string().nullable(),
   isRefund: z.boolean(),
   createdAt: z.string(),
-});
+}).meta({ id: "Payment" });
 
 const receiptNumber = z.string().describe(
   "The transaction's human number, its sequence `number` written S-0001234 (7 digits)",
@@ -380,26 +383,28 @@ const transactionFields = {
   updatedAt: z.string(),
 };
 
-export const transactionSummarySchema = z.object(transactionFields);
+export const transactionSummarySchema = z.object(transactionFields).meta({
+  id: "TransactionSummary",
+});
 export const transactionSchema = z.object({
   ...transactionFields,
   items: z.array(transactionItemSchema),
   payments: z.array(paymentSchema),
-});
+}).meta({ id: "Transaction" });
 
 export const addItemResponse = z.object({
   item: transactionItemSchema,
   transaction: transactionSchema,
-});
+}).meta({ id: "AddTransactionItemResponse" });
 export const paymentResponse = z.object({
   payment: paymentSchema,
   transaction: transactionSchema,
-});
+}).meta({ id: "AddPaymentResponse" });
 
 export const receiptSchema = z.object({
   store: z.object({
     name: z.string(),
-    address: z.unknown().nullable().optional(),
+    address: addressSchema.nullable(),
     phone: z.string().nullable().optional(),
     email: z.string().nullable().optional(),
   }),
@@ -437,17 +442,17 @@ export const receiptSchema = z.object({
   amountPaid: moneyString,
   balanceDue: moneyString,
   change: moneyString,
-});
+}).meta({ id: "Receipt" });
 
 export const receiptEmailBody = z.strictObject({
   to: z.string().trim().max(254).pipe(z.email()).optional().describe(
     "Recipient; default the email of the transaction's account",
   ),
-}).optional();
+}).optional().meta({ id: "ReceiptEmailBody" });
 
 export const receiptEmailResult = z.object({
   emailId: uuid.describe("The message in the email outbox"),
   to: z.string(),
   receiptNumber,
   status: z.literal("queued"),
-});
+}).meta({ id: "ReceiptEmailResult" });

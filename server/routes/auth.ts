@@ -1,9 +1,9 @@
 /** Authentication and the caller's own account (API §2). */
-import { z } from "zod";
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps } from "../../app/deps.ts";
 import {
   changePasswordBody,
+  forgotPasswordAccepted,
   forgotPasswordBody,
   loginBody,
   loginResponse,
@@ -155,7 +155,7 @@ export function authRoutes(deps: AppDeps): ApiRouter {
         "send nothing)." + RATE_LIMIT_NOTE,
       access: "public",
       body: forgotPasswordBody,
-      responses: { 202: { description: "Accepted", schema: z.object({}) } },
+      responses: { 202: { description: "Accepted", schema: forgotPasswordAccepted } },
       errors: { 429: ["rate_limited"] },
     }, async (c, { body }) => {
       await requestPasswordReset(deps, body.email);
