@@ -66,7 +66,8 @@ const MONEY_MESSAGE = "Expected an amount with at most two decimals";
  */
 export const money = z.union([
   z.string().regex(MONEY_PATTERN, MONEY_MESSAGE),
-  z.number().refine((n) => MONEY_PATTERN.test(numberText(n)), MONEY_MESSAGE),
+  z.number().refine((n) => MONEY_PATTERN.test(numberText(n)), MONEY_MESSAGE)
+    .meta({ multipleOf: 0.01, minimum: -9999999999.99, maximum: 9999999999.99 }),
 ]).transform((v) => twoDecimals(typeof v === "number" ? numberText(v) : v))
   .describe('Amount, e.g. "19.99" or 19.99 (at most two decimals)');
 

@@ -4,9 +4,17 @@
  */
 import { z } from "zod";
 import { MAX_YEAR, MIN_YEAR } from "../app/schemas.ts";
+import { TITLES } from "./errors.ts";
 import type { RegisteredRoute } from "./route.ts";
 import { exampleForBody } from "./openapi_examples.ts";
-import { ErrorResponses, type JsonSchema, SchemaComponents } from "./openapi_components.ts";
+import {
+  ErrorResponses,
+  headerRefs,
+  type JsonSchema,
+  RESPONSE_HEADERS,
+  type ResponseHeader,
+  SchemaComponents,
+} from "./openapi_components.ts";
 
 const problemSchema: JsonSchema = {
   type: "object",
@@ -47,9 +55,10 @@ const ERROR_MEANINGS: Record<number, string> = {
     "Database unreachable, answered within 5 s whatever the request was doing (connecting, waiting for a connection, mid-query, mid-commit: a commit whose outcome is unknown answers 503 too), or no database connection free within 5 s; see `Retry-After`",
 };
 
-function errorResponseBody(codes: readonly string[], description: string) {
+function errorResponseBody(status: number, codes: readonly string[], description: string) {
   return {
     description: `${description}. \`code\`: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
+    headers: headerRefs(statusHeaders(status, true)),
     content: {
       "application/problem+json": {
         schema: {
@@ -58,9 +67,50 @@ function errorResponseBody(codes: readonly string[], description: string) {
             { type: "object", properties: { code: { type: "string", enum: [...codes] } } },
           ],
         },
+        example: {
+          type: "about:blank",
+          title: TITLES[status] ?? "Error",
+          status,
+          code: codes[0],
+          detail: description,
+          requestId: "req-7f3a9c2e",
+        },
       },
     },
   };
+}
+
+/** A JSON answer's schema and an example of it, drawn like the request examples. */
+function responseContent(schema: JsonSchema, path: string, schemas: SchemaComponents) {
+  const example = exampleForBody(schema, path, (named) => schemas.resolve(named, "output"));
+  return { schema, ...(example === undefined ? {} : { example }) };
+}
+
+/** A body of bytes in one media type or another (a PDF, a stored file). */
+function binaryContent(types: string | readonly string[]): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    (typeof types === "string" ? [types] : types).map((type) => [
+      type,
+      { schema: { type: "string", contentMediaType: type } },
+    ]),
+  );
+}
+
+/** Statuses a POST's stored answer can have (a handler's): its replay says so. */
+const REPLAYABLE_ERRORS = new Set([400, 404, 409, 422, 423]);
+
+/**
+ * What every answer with `status` carries: `X-Request-Id`; 401 `WWW-Authenticate`; 429 and
+ * 503 `Retry-After`; the replay of a keyed POST `Idempotent-Replayed`.
+ */
+function statusHeaders(status: number, replayable: boolean): ResponseHeader[] {
+  const names: ResponseHeader[] = ["X-Request-Id"];
+  if (status === 401) names.push("WWW-Authenticate");
+  if (status === 429 || status === 503) names.push("Retry-After");
+  if (replayable && (status < 300 || REPLAYABLE_ERRORS.has(status))) {
+    names.push("Idempotent-Replayed");
+  }
+  return names;
 }
 
 function operationId(method: string, path: string, used: Set<string>): string {
@@ -90,7 +140,7 @@ function queryParameters(
   schemas: SchemaComponents,
 ): JsonSchema[] {
   if (!schema) return [];
-  const json = schemas.convert(schema, "input");
+  const json = schemas.convert(schema, "input", true);
   const properties = (json["properties"] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json["required"] ?? []) as string[]);
   return Object.entries(properties).map(([name, propertySchema]) => {
@@ -156,6 +206,8 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
       });
     }
     const responses: Record<string, unknown> = {};
+    // Every POST of a non-public route takes an Idempotency-Key (server/route.ts).
+    const keyed = spec.method === "post" && spec.access !== "public";
     for (const [status, response] of Object.entries(spec.responses)) {
       if (Number(status) >= 400 && !response.schema && !response.contentType) continue;
       const alternatives = Object.fromEntries(
@@ -163,29 +215,37 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
           [type, description],
         ) => [type, { schema: { type: "string", description } }]),
       );
+      const headers = headerRefs([
+        ...statusHeaders(Number(status), keyed && Number(status) < 300),
+        ...(response.headers ?? []),
+      ]);
       responses[status] = response.schema
         ? {
           description: response.description,
+          headers,
           content: {
-            [response.contentType ?? "application/json"]: {
-              schema: schemas.convert(response.schema, "output"),
-            },
+            [String(response.contentType ?? "application/json")]: responseContent(
+              schemas.convert(response.schema, "output"),
+              path,
+              schemas,
+            ),
             ...alternatives,
           },
         }
         : response.contentType
         ? {
           description: response.description,
-          content: { [response.contentType]: { schema: {} }, ...alternatives },
+          headers,
+          content: { ...binaryContent(response.contentType), ...alternatives },
         }
-        : { description: response.description };
+        : { description: response.description, headers };
     }
     const id = operationId(spec.method, fullPath, usedIds);
     for (const [status, unsorted] of errors) {
       if (responses[status]) continue; // a route's own error body (the health check's 503)
       const codes = [...unsorted].sort();
       const own = spec.responses[status]?.description;
-      const body = errorResponseBody(codes, own ?? ERROR_MEANINGS[status] ?? "Error");
+      const body = errorResponseBody(status, codes, own ?? ERROR_MEANINGS[status] ?? "Error");
       responses[status] = errorResponses.ref(id, status, codes, body, own !== undefined);
     }
     const access = spec.access === "public"
@@ -243,6 +303,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      headers: RESPONSE_HEADERS,
       responses: errorResponses.all(),
       schemas: { Problem: problemSchema, ...schemas.all() },
     },
@@ -255,7 +316,7 @@ function paramSchema(
   schemas: SchemaComponents,
 ): JsonSchema {
   if (!params) return { type: "string" };
-  const json = schemas.convert(params, "input");
+  const json = schemas.convert(params, "input", true);
   return ((json["properties"] ?? {}) as Record<string, JsonSchema>)[name] ?? { type: "string" };
 }
 
@@ -267,13 +328,17 @@ Conventions (see each operation for specifics):
   the ones every route of its kind can answer (401 without a token, 404 for an unknown id, 409
   \`concurrent_update\` on writes, ...) and its own (409 \`slot_full\`, 400 \`invalid_reference\`, ...).
   Request bodies come with an example a shop would send; ids in examples name no real record.
-- Every response carries \`X-Request-Id\` (the client's own when it is 1–128 characters of \`A-Za-z0-9._-\`).
+- Every response carries \`X-Request-Id\` (the client's own when it is 1–128 characters of \`A-Za-z0-9._-\`);
+  each response lists the headers it carries (\`WWW-Authenticate\` on 401, \`Retry-After\` on 429 and 503,
+  \`Idempotent-Replayed\` on a replay, \`Cache-Control: no-store\` where an answer holds a secret).
 - Lists take \`page\` (from 1), \`limit\` (1..100, default 25, larger values clamped), \`q\`, \`sort\`, \`order\`
   and answer \`{ data, pagination: { page, limit, total, totalPages, totalExact } }\`. Unknown query parameters → 400.
   \`total\` is exact up to 10,000 matching rows (\`totalExact: true\`); above that, counting every row would
   make a list's first page cost in proportion to the table, so \`total\` and \`totalPages\` are the database's
   estimate (never below 10,001) and \`totalExact\` is false. Pages past the estimate answer an empty \`data\`.
-- Unknown body fields are refused with 400. Money is a string with two decimals ("19.99"); requests
+- Unknown body fields are refused with 400; so is a body sent to a write that takes none (\`{}\` or
+  no body at all is fine there). Query values are text on the wire: \`page=2\`, \`isActive=true\` (typed
+  here as what they are read as). Money is a string with two decimals ("19.99"); requests
   may also send a JSON number with at most two decimals (19.99).
 - A NUL character (U+0000) in any string, body or query, → 400 naming the field. Dates and timestamps
   are accepted for the years ${MIN_YEAR}–${MAX_YEAR} (others → 400).

@@ -19,12 +19,20 @@ const COMPONENT_PREFIX = "#/components/schemas/";
 export class SchemaComponents {
   readonly #named: Record<Io, Map<string, string>> = { input: new Map(), output: new Map() };
 
-  /** The JSON Schema of `schema` as the document shows it: named parts are `$ref`s. */
-  convert(schema: z.ZodType, io: Io): JsonSchema {
+  /**
+   * The JSON Schema of `schema` as the document shows it: named parts are `$ref`s. A `query`
+   * (the values of a query string, all text) shows what each value is read as: `page=2` an
+   * integer, `isActive=true` a boolean, which is what a generated client then sends.
+   */
+  convert(schema: z.ZodType, io: Io, query = false): JsonSchema {
     const json = z.toJSONSchema(schema, {
       io,
       unrepresentable: "any",
       target: "draft-2020-12",
+      override: (context) => {
+        if (io === "input") checkedFormat(context);
+        if (query) queryValueType(context);
+      },
     }) as JsonSchema;
     delete json["$schema"];
     const defs = (json["$defs"] ?? {}) as Record<string, JsonSchema>;
@@ -74,6 +82,50 @@ export class SchemaComponents {
     }
     return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
   }
+}
+
+/**
+ * A request value cleaned up, then checked for a format (an email: trimmed, then `z.email()`):
+ * the document shows the format the server checks, which zod leaves on the output side.
+ */
+function checkedFormat(context: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
+  const def = (context.zodSchema as z.ZodType)._zod.def as { type: string; out?: z.ZodType };
+  const { jsonSchema } = context;
+  if (def.type !== "pipe" || !def.out || jsonSchema["type"] !== "string") return;
+  if (jsonSchema["format"] !== undefined) return;
+  const out = z.toJSONSchema(def.out, { unrepresentable: "any" }) as JsonSchema;
+  if (out["type"] !== "string" || typeof out["format"] !== "string") return;
+  // The format only: its pattern would refuse what the server cleans up first (spaces).
+  jsonSchema["format"] = out["format"];
+}
+
+/**
+ * A query value parsed from its text: digits piped into a number (`page`, `limit`) are that
+ * number's schema (integer, bounds); `"true" | "false"` (app/schemas.ts queryBoolean) a boolean.
+ */
+function queryValueType(context: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
+  const { jsonSchema } = context;
+  const def = (context.zodSchema as z.ZodType)._zod.def as {
+    type: string;
+    out?: z.ZodType;
+    defaultValue?: unknown;
+  };
+  if (def.type === "default" && jsonSchema["default"] === undefined) {
+    jsonSchema["default"] = def.defaultValue; // zod drops it before a transform (`page` = 1)
+    return;
+  }
+  let replacement: JsonSchema | undefined;
+  if (def.type === "pipe" && def.out?._zod.def.type === "number") {
+    const { $schema: _, ...number } = z.toJSONSchema(def.out) as JsonSchema;
+    replacement = number;
+  } else if (JSON.stringify(jsonSchema["enum"]) === JSON.stringify(["true", "false"])) {
+    replacement = { type: "boolean" };
+  }
+  if (!replacement) return;
+  for (const key of ["type", "pattern", "enum", "format", "minLength", "maxLength"]) {
+    delete jsonSchema[key];
+  }
+  Object.assign(jsonSchema, replacement);
 }
 
 /** Rewrites zod's `#/$defs/Name` references to the document's components. */
@@ -154,4 +206,57 @@ function errorResponseName(entry: ErrorResponse): string {
   if (!entry.ownDescription) return name;
   const first = [...entry.operations].sort()[0]!;
   return `${name}For${pascal(first)}`;
+}
+
+/**
+ * The response headers the document declares (`components.headers`), by name. Every answer
+ * carries `X-Request-Id`; the rest are declared where the server sends them.
+ */
+export const RESPONSE_HEADERS = {
+  "X-Request-Id": {
+    description: "The request's id: the client's own `X-Request-Id` when it is 1–128 characters " +
+      "of `A-Za-z0-9._-`, else one the server made. Problem bodies repeat it as `requestId`.",
+    required: true,
+    schema: { type: "string", minLength: 1, maxLength: 128, examples: ["req-7f3a9c2e"] },
+  },
+  "Retry-After": {
+    description: "Seconds to wait before trying again",
+    required: true,
+    schema: { type: "integer", minimum: 0, examples: [5] },
+  },
+  "WWW-Authenticate": {
+    description: "The scheme the API takes: `Bearer`",
+    required: true,
+    schema: { type: "string", examples: ["Bearer"] },
+  },
+  "Idempotent-Replayed": {
+    description: "`true` on the stored answer of an earlier request with the same " +
+      "`Idempotency-Key` and body (a POST's retry); absent on the first answer",
+    schema: { type: "string", enum: ["true"] },
+  },
+  "Cache-Control": {
+    description: "`no-store` (or `private, no-store`): the answer holds a credential, a secret " +
+      "or a file, and no cache may keep it",
+    required: true,
+    schema: { type: "string", examples: ["no-store"] },
+  },
+  "Content-Disposition": {
+    description: "How a browser shows the download, with its file name",
+    required: true,
+    schema: { type: "string", examples: ['inline; filename="labels.pdf"'] },
+  },
+  Vary: {
+    description: "`Accept`: the same URL answers several forms, chosen by `Accept`",
+    required: true,
+    schema: { type: "string", examples: ["Accept"] },
+  },
+} as const;
+
+export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
+
+/** A response's `headers`: references to `components.headers`. */
+export function headerRefs(names: readonly ResponseHeader[]): Record<string, { $ref: string }> {
+  return Object.fromEntries(
+    [...new Set(names)].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+  );
 }

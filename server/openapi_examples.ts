@@ -88,9 +88,13 @@ const STRINGS_BY_FIELD: Record<string, string> = {
   processorcustomerid: "cus_R2d8Lk3mQx",
 };
 
-/** Optional fields an example leaves out: derived from others it sets. */
-const LEFT_OUT = new Set(["isMinor"]);
-/** Fields of which a body takes one or the other (a grant to a role or to a user): the first. */
+/**
+ * Optional fields an example leaves out: derived from others it sets (`isMinor`), or fitting
+ * only another kind of record than the example's (a sale names no repair ticket).
+ */
+const LEFT_OUT = new Set(["isMinor", "repairTicketId", "rentalChargeIds"]);
+/** Fields of which a body takes one or the other (a grant to a role or to a user): the first
+ * (an answer, where both are required, shows both). */
 const ONE_OF: ReadonlyArray<readonly [string, string]> = [["roleId", "userId"]];
 
 const MONEY_BY_FIELD: Record<string, string> = {
@@ -194,7 +198,8 @@ function objectExample(schema: JsonSchema, walk: Walk): Record<string, unknown> 
   const required = new Set((schema["required"] ?? []) as string[]);
   for (const [name, property] of Object.entries(properties)) {
     if (LEFT_OUT.has(name) && !required.has(name)) continue;
-    if (ONE_OF.some(([first, second]) => name === second && first in properties)) continue;
+    const either = ONE_OF.some(([first, second]) => name === second && first in properties);
+    if (either && !required.has(name)) continue;
     const value = exampleOf(property, name, walk);
     if (value !== undefined) example[name] = value;
   }
@@ -213,6 +218,9 @@ function stringExample(schema: JsonSchema, field: string, resource: string): str
   const format = schema["format"];
   const digits = /^\^(?:\\d|\[0-9\])\{(\d+)(?:,\d+)?\}\$$/.exec(String(schema["pattern"] ?? ""));
   if (digits) return "00014821".slice(-Number(digits[1])).padStart(Number(digits[1]), "4");
+  const pattern = String(schema["pattern"] ?? "");
+  // Money: "12.5" or "12.50" in requests (\.\d{1,2}), always "12.50" in answers (\.\d{2}).
+  if (/\\\.\\d\{(1,)?2\}/.test(pattern)) return MONEY_BY_FIELD[key] ?? "19.99";
   if (key === "dateofbirth") return "2012-05-14";
   if (
     STRINGS_BY_FIELD[key] && format !== "uuid" && !/^(email|date|date-time)$/.test(String(format))
@@ -233,8 +241,6 @@ function stringExample(schema: JsonSchema, field: string, resource: string): str
   if (key === "name") return NAMES_BY_RESOURCE[resource] ?? "Main Street";
   const byField = STRINGS_BY_FIELD[key];
   if (byField !== undefined) return fit(byField, schema);
-  const pattern = String(schema["pattern"] ?? "");
-  if (pattern.includes("\\.\\d{1,2}")) return MONEY_BY_FIELD[key] ?? "19.99";
   return fit("As agreed at the counter", schema);
 }
 

@@ -3,7 +3,7 @@
  * and the user, role and permission objects every route returns.
  */
 import { z } from "zod";
-import { isPermission, type Permission } from "../../domain/auth/permissions.ts";
+import { isPermission, type Permission, PERMISSIONS } from "../../domain/auth/permissions.ts";
 import { passwordProblem } from "../../domain/auth/password_rules.ts";
 import { EMPLOYEE_NUMBER_PATTERN, PIN_CODE_PATTERN, PIN_PATTERN } from "../../domain/auth/pin.ts";
 import { listQuery, queryBoolean, uuid } from "../schemas.ts";
@@ -21,7 +21,8 @@ export const employeeNumber = z.string().regex(EMPLOYEE_NUMBER_PATTERN, "Expecte
 
 export const permissionId = z.string().refine(isPermission, {
   message: "Unknown permission identifier",
-}).transform((v) => v as Permission).describe("Permission identifier <domain>.<action>");
+}).transform((v) => v as Permission).describe("Permission identifier <domain>.<action>")
+  .meta({ enum: PERMISSIONS.map((p) => p.id) });
 
 // --- Objects returned ---------------------------------------------------------------
 

@@ -4,6 +4,7 @@ import { listQuery, timestamp, uuid } from "../schemas.ts";
 import { VAULT_LEVELS } from "../../domain/vault/access.ts";
 import {
   MASTER_PASSWORD_MAX_CHARS,
+  MASTER_PASSWORD_MIN_CHARS,
   masterPasswordProblem,
 } from "../../domain/vault/master_password.ts";
 
@@ -17,7 +18,8 @@ export const newMasterPassword = z.string().max(MASTER_PASSWORD_MAX_CHARS * 4)
     const problem = masterPasswordProblem(value);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   })
-  .describe("A new master password: 12 to 1,024 characters");
+  .describe("A new master password: 12 to 1,024 characters")
+  .meta({ minLength: MASTER_PASSWORD_MIN_CHARS, maxLength: MASTER_PASSWORD_MAX_CHARS });
 
 // ---- Lifecycle ------------------------------------------------------------------------------
 

@@ -49,6 +49,7 @@ export function userRoutes(deps: AppDeps): ApiRouter {
           201: {
             description: "The new user",
             schema: createdUserSchema,
+            headers: ["Cache-Control"],
           },
         },
         errors: { 400: ["invalid_reference"], 409: ["duplicate", "employee_numbers_exhausted"] },
