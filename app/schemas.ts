@@ -29,7 +29,10 @@ export const timestamp = z.iso.datetime({ offset: true }).refine(inYearRange, YE
   .describe(`ISO 8601 timestamp (years ${MIN_YEAR}–${MAX_YEAR})`);
 /** A range bound of a list: a store-local date (the whole day) or an instant. */
 export const dateOrTimestamp = z.union([isoDate, timestamp], {
-  error: `Expected YYYY-MM-DD or an ISO 8601 timestamp, years ${MIN_YEAR}–${MAX_YEAR}`,
+  error: (issue) =>
+    issue.input === undefined
+      ? "Required"
+      : `Expected YYYY-MM-DD or an ISO 8601 timestamp, years ${MIN_YEAR}–${MAX_YEAR}`,
 }).describe(
   `YYYY-MM-DD (store-local day, inclusive) or an ISO 8601 timestamp; years ${MIN_YEAR}–${MAX_YEAR}`,
 );
@@ -59,9 +62,11 @@ const MONEY_MESSAGE = "Expected an amount with at most two decimals";
 /** Money with at most `digits` digits before the point (see {@link money}). */
 function moneyWithDigits(digits: number) {
   const pattern = new RegExp(`^-?\\d{1,${digits}}(\\.\\d{1,2})?$`);
+  const largest = Number(`${"9".repeat(digits)}.99`);
   return z.union([
     z.string().regex(pattern, MONEY_MESSAGE),
-    z.number().refine((n) => pattern.test(numberText(n)), MONEY_MESSAGE),
+    z.number().refine((n) => pattern.test(numberText(n)), MONEY_MESSAGE)
+      .meta({ multipleOf: 0.01, minimum: -largest, maximum: largest }),
   ]).transform((v) => twoDecimals(typeof v === "number" ? numberText(v) : v))
     .describe('Amount, e.g. "19.99" or 19.99 (at most two decimals)');
 }
@@ -157,14 +162,25 @@ export const pagination = z.object({
     "True when `total` is an exact count. Counting stops at 10,000 matching rows; above that " +
       "`total` (and `totalPages`) is the database's estimate and this is false.",
   ),
-});
+}).meta({ id: "Pagination" });
 
-export function listResponse<T extends z.ZodType>(item: T) {
-  return z.object({ data: z.array(item), pagination });
+/** The OpenAPI name of a schema (`.meta({ id })`, server/openapi_components.ts), if it has one. */
+function nameOf(schema: z.ZodType): string | undefined {
+  return z.globalRegistry.get(schema)?.id;
 }
 
+/** A page of a list (API §1.3), named after its items: `ProductPage` for `Product`. */
+export function listResponse<T extends z.ZodType>(item: T) {
+  const schema = z.object({ data: z.array(item), pagination });
+  const name = nameOf(item);
+  return name ? schema.meta({ id: `${name}Page` }) : schema;
+}
+
+/** A whole list in one answer, named after its items: `RoleList` for `Role`. */
 export function dataResponse<T extends z.ZodType>(item: T) {
-  return z.object({ data: z.array(item) });
+  const schema = z.object({ data: z.array(item) });
+  const name = nameOf(item);
+  return name ? schema.meta({ id: `${name}List` }) : schema;
 }
 
 /** Query-string booleans: only `true`/`false`. */

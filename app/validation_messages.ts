@@ -75,7 +75,8 @@ export function plainMessage(issue: Issue): string | undefined {
     case "not_multiple_of":
       return `Expected a multiple of ${issue.divisor}`;
     case "invalid_union":
-      return "Not one of the accepted forms of this field";
+      // A field of several forms (money: "19.99" or 19.99) that is missing is just missing.
+      return issue.input === undefined ? "Required" : "Not one of the accepted forms of this field";
     default:
       return undefined;
   }

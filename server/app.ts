@@ -11,7 +11,7 @@ import { NotFoundError } from "../domain/errors.ts";
 import type { AppEnv } from "./context.ts";
 import { problemJson, toProblem } from "./errors.ts";
 import { requestContext } from "./middleware/request_context.ts";
-import { buildOpenApiDocument } from "./openapi.ts";
+import { buildOpenApiDocument, openApiDocumentSchema } from "./openapi.ts";
 import { ApiRouter, type RegisteredRoute } from "./route.ts";
 import {
   configRoutes,
@@ -88,7 +88,7 @@ export function createAppWithRoutes(
     path: "/",
     summary: "This OpenAPI 3.1 document",
     access: "public",
-    responses: { 200: { description: "The OpenAPI document", contentType: "application/json" } },
+    responses: { 200: { description: "The OpenAPI document", schema: openApiDocumentSchema } },
   }, (c) => {
     document ??= buildOpenApiDocument(routes, {
       version: deps.version,

@@ -26,7 +26,7 @@ export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 
-const TITLES: Record<number, string> = {
+export const TITLES: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",

@@ -4,10 +4,17 @@
  */
 import { z } from "zod";
 import { MAX_YEAR, MIN_YEAR } from "../app/schemas.ts";
+import { TITLES } from "./errors.ts";
 import type { RegisteredRoute } from "./route.ts";
 import { exampleForBody } from "./openapi_examples.ts";
-
-type JsonSchema = Record<string, unknown>;
+import {
+  ErrorResponses,
+  headerRefs,
+  type JsonSchema,
+  RESPONSE_HEADERS,
+  type ResponseHeader,
+  SchemaComponents,
+} from "./openapi_components.ts";
 
 const problemSchema: JsonSchema = {
   type: "object",
@@ -48,44 +55,10 @@ const ERROR_MEANINGS: Record<number, string> = {
     "Database unreachable, answered within 5 s whatever the request was doing (connecting, waiting for a connection, mid-query, mid-commit: a commit whose outcome is unknown answers 503 too), or no database connection free within 5 s; see `Retry-After`",
 };
 
-/**
- * Error responses are shared components: the operations answering one status with the same
- * codes refer to one entry (`Error409InUse`), which keeps the document a third of the size.
- */
-class SharedResponses {
-  readonly #byContent = new Map<string, string>();
-  readonly #responses: Record<string, JsonSchema> = {};
-
-  nameOf(response: JsonSchema): string {
-    const key = JSON.stringify(response);
-    const known = this.#byContent.get(key);
-    if (known) return known;
-    const codes = (response["codes"] ?? []) as string[];
-    const words = codes.map((code) =>
-      code.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("")
-    );
-    const base = `Error${response["status"]}${words.join("Or").slice(0, 60)}`;
-    let name = base;
-    for (let n = 2; this.#responses[name]; n++) name = `${base}${n}`;
-    const { status: _status, codes: _codes, ...published } = response;
-    this.#responses[name] = published;
-    this.#byContent.set(key, name);
-    return name;
-  }
-
-  all(): Record<string, JsonSchema> {
-    return Object.fromEntries(
-      Object.entries(this.#responses).sort(([a], [b]) => a.localeCompare(b)),
-    );
-  }
-}
-
-function errorResponse(status: number, codes: readonly string[], description?: string): JsonSchema {
-  const meaning = description ?? ERROR_MEANINGS[status] ?? "Error";
+function errorResponseBody(status: number, codes: readonly string[], description: string) {
   return {
-    status,
-    codes,
-    description: `${meaning}. \`code\`: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
+    description: `${description}. \`code\`: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
+    headers: headerRefs(statusHeaders(status, true)),
     content: {
       "application/problem+json": {
         schema: {
@@ -94,19 +67,50 @@ function errorResponse(status: number, codes: readonly string[], description?: s
             { type: "object", properties: { code: { type: "string", enum: [...codes] } } },
           ],
         },
+        example: {
+          type: "about:blank",
+          title: TITLES[status] ?? "Error",
+          status,
+          code: codes[0],
+          detail: description,
+          requestId: "req-7f3a9c2e",
+        },
       },
     },
   };
 }
 
-function toSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const json = z.toJSONSchema(schema, {
-    io,
-    unrepresentable: "any",
-    target: "draft-2020-12",
-  }) as JsonSchema;
-  delete json["$schema"];
-  return json;
+/** A JSON answer's schema and an example of it, drawn like the request examples. */
+function responseContent(schema: JsonSchema, path: string, schemas: SchemaComponents) {
+  const example = exampleForBody(schema, path, (named) => schemas.resolve(named, "output"));
+  return { schema, ...(example === undefined ? {} : { example }) };
+}
+
+/** A body of bytes in one media type or another (a PDF, a stored file). */
+function binaryContent(types: string | readonly string[]): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    (typeof types === "string" ? [types] : types).map((type) => [
+      type,
+      { schema: { type: "string", contentMediaType: type } },
+    ]),
+  );
+}
+
+/** Statuses a POST's stored answer can have (a handler's): its replay says so. */
+const REPLAYABLE_ERRORS = new Set([400, 404, 409, 422, 423]);
+
+/**
+ * What every answer with `status` carries: `X-Request-Id`; 401 `WWW-Authenticate`; 429 and
+ * 503 `Retry-After`; the replay of a keyed POST `Idempotent-Replayed`.
+ */
+function statusHeaders(status: number, replayable: boolean): ResponseHeader[] {
+  const names: ResponseHeader[] = ["X-Request-Id"];
+  if (status === 401) names.push("WWW-Authenticate");
+  if (status === 429 || status === 503) names.push("Retry-After");
+  if (replayable && (status < 300 || REPLAYABLE_ERRORS.has(status))) {
+    names.push("Idempotent-Replayed");
+  }
+  return names;
 }
 
 function operationId(method: string, path: string, used: Set<string>): string {
@@ -131,9 +135,12 @@ function pathParameterNames(honoPath: string): string[] {
   return names;
 }
 
-function queryParameters(schema: z.ZodType | undefined): JsonSchema[] {
+function queryParameters(
+  schema: z.ZodType | undefined,
+  schemas: SchemaComponents,
+): JsonSchema[] {
   if (!schema) return [];
-  const json = toSchema(schema, "input");
+  const json = schemas.convert(schema, "input", true);
   const properties = (json["properties"] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json["required"] ?? []) as string[]);
   return Object.entries(properties).map(([name, propertySchema]) => {
@@ -147,6 +154,14 @@ function queryParameters(schema: z.ZodType | undefined): JsonSchema[] {
     };
   });
 }
+
+/** This document itself, for `GET /v1/openapi.json`. */
+export const openApiDocumentSchema = z.looseObject({
+  openapi: z.literal("3.1.0"),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.looseObject({})),
+  components: z.looseObject({}),
+}).meta({ id: "OpenApiDocument" });
 
 export interface OpenApiInfo {
   version: string;
@@ -168,7 +183,8 @@ function orderTags(tags: Iterable<string>): string[] {
 export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInfo): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   const usedIds = new Set<string>();
-  const sharedResponses = new SharedResponses();
+  const schemas = new SchemaComponents();
+  const errorResponses = new ErrorResponses();
   const tags = new Set<string>();
   for (const { spec, fullPath, tag, errors } of routes) {
     tags.add(tag);
@@ -177,9 +193,9 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
       name,
       in: "path",
       required: true,
-      schema: name === "path" ? { type: "string" } : paramSchema(spec.params, name),
+      schema: name === "path" ? { type: "string" } : paramSchema(spec.params, name, schemas),
     }));
-    parameters.push(...queryParameters(spec.query));
+    parameters.push(...queryParameters(spec.query, schemas));
     if (spec.idempotent) {
       parameters.push({
         name: "Idempotency-Key",
@@ -190,6 +206,8 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
       });
     }
     const responses: Record<string, unknown> = {};
+    // Every POST of a non-public route takes an Idempotency-Key (server/route.ts).
+    const keyed = spec.method === "post" && spec.access !== "public";
     for (const [status, response] of Object.entries(spec.responses)) {
       if (Number(status) >= 400 && !response.schema && !response.contentType) continue;
       const alternatives = Object.fromEntries(
@@ -197,27 +215,38 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
           [type, description],
         ) => [type, { schema: { type: "string", description } }]),
       );
+      const headers = headerRefs([
+        ...statusHeaders(Number(status), keyed && Number(status) < 300),
+        ...(response.headers ?? []),
+      ]);
       responses[status] = response.schema
         ? {
           description: response.description,
+          headers,
           content: {
-            [response.contentType ?? "application/json"]: {
-              schema: toSchema(response.schema, "output"),
-            },
+            [String(response.contentType ?? "application/json")]: responseContent(
+              schemas.convert(response.schema, "output"),
+              path,
+              schemas,
+            ),
             ...alternatives,
           },
         }
         : response.contentType
         ? {
           description: response.description,
-          content: { [response.contentType]: { schema: {} }, ...alternatives },
+          headers,
+          content: { ...binaryContent(response.contentType), ...alternatives },
         }
-        : { description: response.description };
+        : { description: response.description, headers };
     }
-    for (const [status, codes] of errors) {
+    const id = operationId(spec.method, fullPath, usedIds);
+    for (const [status, unsorted] of errors) {
       if (responses[status]) continue; // a route's own error body (the health check's 503)
-      const response = errorResponse(status, codes, spec.responses[status]?.description);
-      responses[status] = { $ref: `#/components/responses/${sharedResponses.nameOf(response)}` };
+      const codes = [...unsorted].sort();
+      const own = spec.responses[status]?.description;
+      const body = errorResponseBody(status, codes, own ?? ERROR_MEANINGS[status] ?? "Error");
+      responses[status] = errorResponses.ref(id, status, codes, body, own !== undefined);
     }
     const access = spec.access === "public"
       ? "No token needed."
@@ -225,7 +254,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
       ? "Any authenticated user."
       : `Permission: \`${spec.access}\`.`;
     const operation: Record<string, unknown> = {
-      operationId: operationId(spec.method, fullPath, usedIds),
+      operationId: id,
       summary: spec.summary,
       description: [
         spec.description,
@@ -239,20 +268,23 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
       responses,
     };
     if (spec.body) {
-      const bodySchema = toSchema(spec.body, "input");
+      const bodySchema = schemas.convert(spec.body, "input");
       operation["requestBody"] = {
         required: !spec.body.safeParse(undefined).success,
         content: {
           "application/json": {
             schema: bodySchema,
-            example: spec.example ?? exampleForBody(bodySchema, path),
+            example: spec.example ??
+              exampleForBody(bodySchema, path, (schema) => schemas.resolve(schema, "input")),
           },
         },
       };
     } else if (spec.multipart) {
       operation["requestBody"] = {
         required: true,
-        content: { "multipart/form-data": { schema: toSchema(spec.multipart, "input") } },
+        content: {
+          "multipart/form-data": { schema: schemas.convert(spec.multipart, "input") },
+        },
       };
     }
     (paths[path] ??= {})[spec.method] = operation;
@@ -271,15 +303,20 @@ export function buildOpenApiDocument(routes: RegisteredRoute[], info: OpenApiInf
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
-      schemas: { Problem: problemSchema },
-      responses: sharedResponses.all(),
+      headers: RESPONSE_HEADERS,
+      responses: errorResponses.all(),
+      schemas: { Problem: problemSchema, ...schemas.all() },
     },
   };
 }
 
-function paramSchema(params: z.ZodType | undefined, name: string): JsonSchema {
+function paramSchema(
+  params: z.ZodType | undefined,
+  name: string,
+  schemas: SchemaComponents,
+): JsonSchema {
   if (!params) return { type: "string" };
-  const json = toSchema(params, "input");
+  const json = schemas.convert(params, "input", true);
   return ((json["properties"] ?? {}) as Record<string, JsonSchema>)[name] ?? { type: "string" };
 }
 
@@ -291,13 +328,17 @@ Conventions (see each operation for specifics):
   the ones every route of its kind can answer (401 without a token, 404 for an unknown id, 409
   \`concurrent_update\` on writes, ...) and its own (409 \`slot_full\`, 400 \`invalid_reference\`, ...).
   Request bodies come with an example a shop would send; ids in examples name no real record.
-- Every response carries \`X-Request-Id\` (the client's own when it is 1–128 characters of \`A-Za-z0-9._-\`).
+- Every response carries \`X-Request-Id\` (the client's own when it is 1–128 characters of \`A-Za-z0-9._-\`);
+  each response lists the headers it carries (\`WWW-Authenticate\` on 401, \`Retry-After\` on 429 and 503,
+  \`Idempotent-Replayed\` on a replay, \`Cache-Control: no-store\` where an answer holds a secret).
 - Lists take \`page\` (from 1), \`limit\` (1..100, default 25, larger values clamped), \`q\`, \`sort\`, \`order\`
   and answer \`{ data, pagination: { page, limit, total, totalPages, totalExact } }\`. Unknown query parameters → 400.
   \`total\` is exact up to 10,000 matching rows (\`totalExact: true\`); above that, counting every row would
   make a list's first page cost in proportion to the table, so \`total\` and \`totalPages\` are the database's
   estimate (never below 10,001) and \`totalExact\` is false. Pages past the estimate answer an empty \`data\`.
-- Unknown body fields are refused with 400. Money is a string with two decimals ("19.99"); requests
+- Unknown body fields are refused with 400; so is a body sent to a write that takes none (\`{}\` or
+  no body at all is fine there). Query values are text on the wire: \`page=2\`, \`isActive=true\` (typed
+  here as what they are read as). Money is a string with two decimals ("19.99"); requests
   may also send a JSON number with at most two decimals (19.99).
 - A NUL character (U+0000) in any string, body or query, → 400 naming the field. Dates and timestamps
   are accepted for the years ${MIN_YEAR}–${MAX_YEAR} (others → 400).

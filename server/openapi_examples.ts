@@ -6,6 +6,8 @@
  * every example against its route's schema.
  */
 type JsonSchema = Record<string, unknown>;
+/** Follows a `$ref` to the named schema (server/openapi_components.ts). */
+type Resolve = (schema: JsonSchema) => JsonSchema;
 
 const EXAMPLE_ID = "01936b2e-7c4f-7d2a-9b1e-3f5a6c7d8e9f";
 
@@ -86,9 +88,13 @@ const STRINGS_BY_FIELD: Record<string, string> = {
   processorcustomerid: "cus_R2d8Lk3mQx",
 };
 
-/** Optional fields an example leaves out: derived from others it sets. */
-const LEFT_OUT = new Set(["isMinor"]);
-/** Fields of which a body takes one or the other (a grant to a role or to a user): the first. */
+/**
+ * Optional fields an example leaves out: derived from others it sets (`isMinor`), or fitting
+ * only another kind of record than the example's (a sale names no repair ticket).
+ */
+const LEFT_OUT = new Set(["isMinor", "repairTicketId", "rentalChargeIds"]);
+/** Fields of which a body takes one or the other (a grant to a role or to a user): the first
+ * (an answer, where both are required, shows both). */
 const ONE_OF: ReadonlyArray<readonly [string, string]> = [["roleId", "userId"]];
 
 const MONEY_BY_FIELD: Record<string, string> = {
@@ -124,8 +130,13 @@ const INTEGERS_BY_FIELD: Record<string, number> = {
 };
 
 /** An example for the request body of `path` (the OpenAPI path), or undefined. */
-export function exampleForBody(schema: JsonSchema, path: string): unknown {
-  return exampleOf(schema, "", resourceOf(path));
+export function exampleForBody(schema: JsonSchema, path: string, resolve: Resolve): unknown {
+  return exampleOf(schema, "", { resource: resourceOf(path), resolve });
+}
+
+interface Walk {
+  resource: string;
+  resolve: Resolve;
 }
 
 function resourceOf(path: string): string {
@@ -135,7 +146,9 @@ function resourceOf(path: string): string {
   return parts[parts.length - 1] ?? "";
 }
 
-function exampleOf(schema: JsonSchema, field: string, resource: string): unknown {
+function exampleOf(reference: JsonSchema, field: string, walk: Walk): unknown {
+  const { $ref, ...beside } = reference;
+  const schema = $ref === undefined ? reference : { ...walk.resolve({ $ref }), ...beside };
   const key = field.toLowerCase();
   if (Array.isArray(schema["examples"]) && schema["examples"].length > 0) {
     return schema["examples"][0];
@@ -151,24 +164,24 @@ function exampleOf(schema: JsonSchema, field: string, resource: string): unknown
       return MONEY_BY_FIELD[key] ?? (key.includes("percent") ? "10.00" : "19.99");
     }
     const chosen = options.find((o) => o["type"] !== "null") ?? options[0]!;
-    return exampleOf(chosen, field, resource);
+    return exampleOf(chosen, field, walk);
   }
   if (Array.isArray(schema["allOf"]) && schema["allOf"].length > 0) {
-    return exampleOf(schema["allOf"][0] as JsonSchema, field, resource);
+    return exampleOf(schema["allOf"][0] as JsonSchema, field, walk);
   }
   const type = Array.isArray(schema["type"])
     ? (schema["type"] as string[]).find((t) => t !== "null")
     : schema["type"] as string | undefined;
   switch (type) {
     case "object":
-      return objectExample(schema, resource);
+      return objectExample(schema, walk);
     case "array": {
       const items = (schema["items"] ?? {}) as JsonSchema;
       const count = Math.max(1, Number(schema["minItems"] ?? 1));
-      return Array.from({ length: count }, () => exampleOf(items, singular(key), resource));
+      return Array.from({ length: count }, () => exampleOf(items, singular(key), walk));
     }
     case "string":
-      return stringExample(schema, field, resource);
+      return stringExample(schema, field, walk.resource);
     case "integer":
     case "number":
       return numberExample(schema, key, type === "integer");
@@ -179,14 +192,15 @@ function exampleOf(schema: JsonSchema, field: string, resource: string): unknown
   }
 }
 
-function objectExample(schema: JsonSchema, resource: string): Record<string, unknown> {
+function objectExample(schema: JsonSchema, walk: Walk): Record<string, unknown> {
   const properties = (schema["properties"] ?? {}) as Record<string, JsonSchema>;
   const example: Record<string, unknown> = {};
   const required = new Set((schema["required"] ?? []) as string[]);
   for (const [name, property] of Object.entries(properties)) {
     if (LEFT_OUT.has(name) && !required.has(name)) continue;
-    if (ONE_OF.some(([first, second]) => name === second && first in properties)) continue;
-    const value = exampleOf(property, name, resource);
+    const either = ONE_OF.some(([first, second]) => name === second && first in properties);
+    if (either && !required.has(name)) continue;
+    const value = exampleOf(property, name, walk);
     if (value !== undefined) example[name] = value;
   }
   return example;
@@ -204,6 +218,9 @@ function stringExample(schema: JsonSchema, field: string, resource: string): str
   const format = schema["format"];
   const digits = /^\^(?:\\d|\[0-9\])\{(\d+)(?:,\d+)?\}\$$/.exec(String(schema["pattern"] ?? ""));
   if (digits) return "00014821".slice(-Number(digits[1])).padStart(Number(digits[1]), "4");
+  const pattern = String(schema["pattern"] ?? "");
+  // Money: "12.5" or "12.50" in requests (\.\d{1,2}), always "12.50" in answers (\.\d{2}).
+  if (/\\\.\\d\{(1,)?2\}/.test(pattern)) return MONEY_BY_FIELD[key] ?? "19.99";
   if (key === "dateofbirth") return "2012-05-14";
   if (
     STRINGS_BY_FIELD[key] && format !== "uuid" && !/^(email|date|date-time)$/.test(String(format))
@@ -224,8 +241,6 @@ function stringExample(schema: JsonSchema, field: string, resource: string): str
   if (key === "name") return NAMES_BY_RESOURCE[resource] ?? "Main Street";
   const byField = STRINGS_BY_FIELD[key];
   if (byField !== undefined) return fit(byField, schema);
-  const pattern = String(schema["pattern"] ?? "");
-  if (pattern.includes("\\.\\d{1,2}")) return MONEY_BY_FIELD[key] ?? "19.99";
   return fit("As agreed at the counter", schema);
 }
 

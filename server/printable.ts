@@ -100,6 +100,7 @@ export function printedResponses(
         "text/plain": "The printable text: at most 40 columns per line, lines ending in \\n",
         "text/html": "The printable HTML page (80 mm roll, or A4 with `?paper=a4`)",
       },
+      headers: ["Vary"],
     },
   };
 }

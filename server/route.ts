@@ -44,6 +44,7 @@ import {
 } from "./middleware/idempotency.ts";
 import { boundaryOf, type MultipartPart, parseMultipart } from "./middleware/multipart.ts";
 import { nulBytePaths, rejectNulBytes } from "./input_guards.ts";
+import type { ResponseHeader } from "./openapi_components.ts";
 
 export type Access = Permission | "public" | "authenticated";
 export type { ErrorDeclarations, ErrorStatus } from "./route_errors.ts";
@@ -52,13 +53,21 @@ export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
-  /** Defaults to application/json when `schema` is set. */
-  contentType?: string;
+  /**
+   * Defaults to application/json when `schema` is set. Several: the types the body may come in
+   * (a stored file is served in its own type).
+   */
+  contentType?: string | readonly string[];
   /**
    * Other media types the same answer comes in, chosen by `Accept` (media type → what it
    * holds), e.g. the `text/plain` and `text/html` forms of a receipt (server/printable.ts).
    */
   alternatives?: Readonly<Record<string, string>>;
+  /**
+   * Headers this answer carries beyond those every answer of its kind does (`X-Request-Id`;
+   * `Idempotent-Replayed` on a POST): `Cache-Control`, `Content-Disposition`, `Vary`.
+   */
+  headers?: readonly ResponseHeader[];
 }
 
 export interface RouteSpec<
@@ -178,10 +187,14 @@ export class ApiRouter {
       const params = spec.params ? parsePathParams(spec.params, c.req.param()) : undefined;
       const query = spec.query ? parseOrThrow(spec.query, queryObject(c)) : undefined;
       const key = spec.access === "public" ? undefined : idempotencyKeyOf(c);
-      const bytes = await readRequestBody(c, spec, key !== undefined);
+      const bytes = await readRequestBody(c, spec);
       const run = async () => {
         try {
-          const body = spec.body ? parseOrThrow(spec.body, parseJson(bytes)) : undefined;
+          const body = spec.body
+            ? parseOrThrow(spec.body, parseJson(bytes))
+            : spec.multipart
+            ? undefined
+            : parseOrThrow(NO_BODY, parseJson(bytes));
           const form = spec.multipart ? parseForm(c, bytes) : undefined;
           return await handler(c, { params, query, body, form, actor } as RouteInput<A, P, Q, B>);
         } catch (error) {
@@ -299,19 +312,20 @@ function queryObject(c: Context): Record<string, string | string[]> {
 }
 
 /**
- * The body's bytes, after the Content-Type gate (415 before reading) and within the route's
- * limit (413 while reading); undefined when there is none, or when nothing needs it (a route
- * without a body, unless an Idempotency-Key's hash covers it). A GET's body has no meaning
- * and is ignored.
+ * What a route that takes no body accepts: nothing, or `{}`. Any field is refused like an
+ * unknown field of any other body (400 `validation_failed` naming it), any other JSON value
+ * with 400 too: a client sending data to such a route has it wrong and should hear so.
  */
-async function readRequestBody(
-  c: Context,
-  spec: AnyRouteSpec,
-  forIdempotency: boolean,
-): Promise<Uint8Array | undefined> {
+const NO_BODY = z.strictObject({}).optional();
+
+/**
+ * The body's bytes, after the Content-Type gate (415 before reading) and within the route's
+ * limit (413 while reading); undefined when there is none. A GET's body has no meaning and is
+ * ignored; a write that takes none still reads it, to refuse one (`NO_BODY`).
+ */
+async function readRequestBody(c: Context, spec: AnyRouteSpec): Promise<Uint8Array | undefined> {
   if (spec.method === "get" || !hasBody(c.req.raw)) return undefined;
   requireContentType(c.req.raw, spec.multipart ? "multipart" : "json");
-  if (!spec.body && !spec.multipart && !forIdempotency) return undefined;
   const limit = spec.maxBodyBytes ? await spec.maxBodyBytes() : JSON_BODY_LIMIT_BYTES;
   return await readBody(c.req.raw, limit);
 }

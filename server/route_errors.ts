@@ -38,11 +38,12 @@ export function pipelineErrors(spec: ErrorShape, fullPath: string): Map<number, 
     for (const code of codes) if (!list.includes(code)) list.push(code);
     errors.set(status, list);
   };
-  const takesBody = spec.body !== undefined || spec.multipart !== undefined;
   const isPublic = spec.access === "public";
   const keyed = !isPublic && spec.method === "post";
-  if (spec.query || takesBody) add(400, "validation_failed");
-  if (takesBody || keyed) add(400, "bad_request"); // unreadable JSON or form; malformed Idempotency-Key
+  // A write reads its body: the one it takes, or one it refuses (server/route.ts NO_BODY).
+  const readsBody = spec.method !== "get";
+  if (spec.query || readsBody) add(400, "validation_failed");
+  if (readsBody) add(400, "bad_request"); // unreadable JSON or form; malformed Idempotency-Key
   if (!isPublic) add(401, "unauthenticated", "user_disabled");
   if (spec.fullLogin) add(403, "full_login_required");
   if (moduleForPath(fullPath.replace(/^\/v1/, ""))) add(403, "module_disabled");
@@ -50,9 +51,9 @@ export function pipelineErrors(spec: ErrorShape, fullPath: string): Map<number, 
   if (spec.params) add(404, "not_found");
   if (keyed) add(409, "idempotency_key_reused", "idempotency_in_progress");
   if (spec.method !== "get") add(409, "concurrent_update");
-  // Any body sent to a write is checked for its type; it is read when the route takes one or a
-  // key's hash covers it (server/route.ts readRequestBody). A GET's body is ignored.
-  if (takesBody || keyed) add(413, "payload_too_large");
+  // Any body sent to a write is checked for its type and read (server/route.ts
+  // readRequestBody). A GET's body is ignored.
+  if (readsBody) add(413, "payload_too_large");
   if (spec.method !== "get") add(415, "unsupported_media_type");
   add(500, "internal");
   add(503, "unavailable");

@@ -6,8 +6,11 @@
  * parameter, a body of the wrong type, too large or not JSON, a module switched off) and what
  * the handler answers to the document's own example body; each answer must be one the document
  * declares for that operation, with that code, and none may be a 5xx. (Errors the handlers
- * raise deeper are checked by the whole suite: in tests an undeclared code is a 500.)
- * Also: every request-body example passes its route's schema.
+ * raise deeper are checked by the whole suite: in tests an undeclared code is a 500.) The
+ * headers an answer carries (`X-Request-Id`, `WWW-Authenticate`, `Cache-Control`, ...) must be
+ * declared on it too.
+ * Every documented request-body example is accepted (never 400 `validation_failed`; the records
+ * it names may not exist) and passes its route's schema.
  */
 import { assert, assertEquals } from "./_helpers/assert.ts";
 import { createTestApp, createUserWithPermissions } from "./_helpers/test_app.ts";
@@ -37,6 +40,31 @@ function declaredCodes(doc: any, op: any, status: number): string[] {
   if (ref) response = doc.components.responses[ref.replace("#/components/responses/", "")];
   const schema = response?.content?.["application/problem+json"]?.schema;
   return schema?.allOf?.[1]?.properties?.code?.enum ?? [];
+}
+
+/**
+ * The headers of an answer that its operation's document must declare for that status
+ * (`Cache-Control` on success only: the vault's refusals carry it too, on shared error answers).
+ */
+const WATCHED_HEADERS = [
+  "X-Request-Id",
+  "Retry-After",
+  "WWW-Authenticate",
+  "Idempotent-Replayed",
+  "Content-Disposition",
+  "Vary",
+  "Cache-Control",
+];
+
+function undeclaredHeaders(doc: any, op: any, response: Response): string[] {
+  let declared = op.responses?.[String(response.status)] ?? op.responses?.default;
+  const ref: string | undefined = declared?.$ref;
+  if (ref) declared = doc.components.responses[ref.replace("#/components/responses/", "")];
+  const names = Object.keys(declared?.headers ?? {}).map((name) => name.toLowerCase());
+  return WATCHED_HEADERS.filter((name) =>
+    response.headers.has(name) && !names.includes(name.toLowerCase()) &&
+    !(name === "Cache-Control" && response.status >= 400)
+  );
 }
 
 function fill(path: string, id = RANDOM_ID): string {
@@ -77,6 +105,10 @@ Deno.test({
         const text = await response.text();
         checked++;
         const where = `${o.method.toUpperCase()} ${o.path} (${kind})`;
+        const headers = undeclaredHeaders(doc, o.op, response);
+        if (headers.length > 0) {
+          problems.push(`${where}: ${response.status} carries undeclared ${headers.join(", ")}`);
+        }
         if (response.status >= 500) {
           problems.push(`${where}: answered ${response.status} ${text.slice(0, 200)}`);
           return response.status;
@@ -85,6 +117,10 @@ Deno.test({
         const code = JSON.parse(text).code;
         if (!declaredCodes(doc, o.op, response.status).includes(code)) {
           problems.push(`${where}: ${response.status} ${code} is not declared`);
+        }
+        const example = o.op.requestBody?.content?.["application/json"];
+        if (kind === kinds.example && example && code === "validation_failed") {
+          problems.push(`${where}: the server refuses the documented example: ${text}`);
         }
         return response.status;
       };

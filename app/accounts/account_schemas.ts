@@ -36,7 +36,7 @@ export const addressSchema = z.object({
   state: z.string(),
   postalCode: z.string(),
   country: z.string().nullish(),
-});
+}).meta({ id: "Address" });
 
 // ---------------------------------------------------------------------------- accounts
 
@@ -50,7 +50,7 @@ export const accountSchema = z.object({
   primaryMemberId: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Account" });
 
 export const primaryContactBody = z.strictObject({
   firstName: name,
@@ -74,14 +74,14 @@ export const createAccountBody = z.strictObject({
       message: "Give a name or a primaryContact (the account is then named after the contact)",
     });
   }
-});
+}).meta({ id: "CreateAccountBody" });
 
 export const updateAccountBody = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   email: email.nullable().optional(),
   phone: phone.nullable().optional(),
   address: usAddress.nullable().optional(),
-});
+}).meta({ id: "UpdateAccountBody" });
 
 export const accountListQuery = listQuery({
   sort: ["name", "accountNumber", "createdAt"],
@@ -105,7 +105,7 @@ export const memberSchema = z.object({
     .describe("The latest file of entityType member, category profile"),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Member" });
 
 export const createMemberBody = z.strictObject({
   firstName: name,
@@ -124,7 +124,7 @@ export const createMemberBody = z.strictObject({
       message: "isMinor is derived from dateOfBirth and cannot be set with it",
     });
   }
-});
+}).meta({ id: "CreateMemberBody" });
 
 export const updateMemberBody = z.strictObject({
   firstName: name.optional(),
@@ -135,14 +135,16 @@ export const updateMemberBody = z.strictObject({
   email: email.nullable().optional(),
   phone: phone.nullable().optional(),
   address: usAddress.nullable().optional(),
-});
+}).meta({ id: "UpdateMemberBody" });
 
 export const moveMemberBody = z.strictObject({
   accountId: uuid.optional()
     .describe("Destination account; omitted → a new account named after the member"),
-}).optional();
+}).optional().meta({ id: "MoveMemberBody" });
 
-export const moveMemberResponse = z.object({ member: memberSchema, account: accountSchema });
+export const moveMemberResponse = z.object({ member: memberSchema, account: accountSchema }).meta({
+  id: "MoveMemberResponse",
+});
 
 export const memberListQuery = listQuery({
   sort: ["lastName", "firstName", "createdAt"],
@@ -156,7 +158,7 @@ export const idTypeSchema = z.object({
   value: z.string(),
   label: z.string(),
   isBuiltIn: z.boolean(),
-});
+}).meta({ id: "IdType" });
 
 export const createIdTypeBody = z.strictObject({
   value: z.string().regex(
@@ -164,7 +166,7 @@ export const createIdTypeBody = z.strictObject({
     "Expected lowercase snake_case, e.g. military_id",
   ).max(50),
   label: z.string().trim().min(1).max(100),
-});
+}).meta({ id: "CreateIdTypeBody" });
 
 export const identifierSchema = z.object({
   id: z.string(),
@@ -178,7 +180,7 @@ export const identifierSchema = z.object({
   backFileId: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "MemberIdentifier" });
 
 export const createIdentifierBody = z.strictObject({
   idType: z.string().min(1).max(50).describe("A value from GET /lookups/id-types"),
@@ -188,7 +190,7 @@ export const createIdentifierBody = z.strictObject({
   expiresDate: isoDate.nullable().optional(),
   frontFileId: uuid.nullable().optional().describe("A file of entityType member_identifier"),
   backFileId: uuid.nullable().optional().describe("A file of entityType member_identifier"),
-});
+}).meta({ id: "CreateMemberIdentifierBody" });
 
 export const updateIdentifierBody = z.strictObject({
   idType: z.string().min(1).max(50).optional(),
@@ -198,7 +200,7 @@ export const updateIdentifierBody = z.strictObject({
   expiresDate: isoDate.nullable().optional(),
   frontFileId: uuid.nullable().optional(),
   backFileId: uuid.nullable().optional(),
-});
+}).meta({ id: "UpdateMemberIdentifierBody" });
 
 export const identifierListQuery = listQuery({
   sort: ["idType", "createdAt"],
@@ -222,7 +224,7 @@ export const paymentMethodSchema = z.object({
   isDefault: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "PaymentMethod" });
 
 const paymentMethodFields = {
   brand: z.string().trim().min(1).max(50).nullable().optional(),
@@ -237,12 +239,12 @@ const paymentMethodFields = {
 export const createPaymentMethodBody = z.strictObject({
   type: z.enum(PAYMENT_METHOD_TYPES),
   ...paymentMethodFields,
-});
+}).meta({ id: "CreatePaymentMethodBody" });
 
 export const updatePaymentMethodBody = z.strictObject({
   type: z.enum(PAYMENT_METHOD_TYPES).optional(),
   ...paymentMethodFields,
-});
+}).meta({ id: "UpdatePaymentMethodBody" });
 
 export const paymentMethodListQuery = listQuery({
   sort: ["type", "createdAt"],
@@ -266,25 +268,25 @@ export const taxExemptionSchema = z.object({
   revokeReason: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "TaxExemption" });
 
 export const createTaxExemptionBody = z.strictObject({
   certificateNumber: z.string().trim().min(1).max(100),
   issuingState: issuingState.nullable().optional(),
   reason: z.string().trim().max(500).nullable().optional(),
   expiresDate: isoDate.nullable().optional(),
-});
+}).meta({ id: "CreateTaxExemptionBody" });
 
 export const updateTaxExemptionBody = z.strictObject({
   certificateNumber: z.string().trim().min(1).max(100).optional(),
   issuingState: issuingState.nullable().optional(),
   reason: z.string().trim().max(500).nullable().optional(),
   expiresDate: isoDate.nullable().optional(),
-});
+}).meta({ id: "UpdateTaxExemptionBody" });
 
 export const revokeTaxExemptionBody = z.strictObject({
   reason: z.string().trim().min(1, "A reason is required").max(500),
-});
+}).meta({ id: "RevokeTaxExemptionBody" });
 
 export const taxExemptionListQuery = listQuery({
   sort: ["certificateNumber", "status", "createdAt"],
@@ -301,14 +303,16 @@ export const processorLinkSchema = z.object({
   externalCustomerId: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "ProcessorLink" });
 
 export const createProcessorLinkBody = z.strictObject({
   processor: z.string().trim().min(1).max(50),
   externalCustomerId: z.string().trim().min(1).max(200),
-});
+}).meta({ id: "CreateProcessorLinkBody" });
 
-export const updateProcessorLinkBody = createProcessorLinkBody.partial();
+export const updateProcessorLinkBody = createProcessorLinkBody.partial().meta({
+  id: "UpdateProcessorLinkBody",
+});
 
 export const processorLinkListQuery = listQuery({
   sort: ["processor", "createdAt"],

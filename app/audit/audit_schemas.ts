@@ -11,7 +11,7 @@ export const auditEventSchema = z.object({
   entityType: z.string().nullable(),
   entityId: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
-});
+}).meta({ id: "AuditEvent" });
 
 export const auditListQuery = listQuery({
   sort: ["at", "createdAt"],

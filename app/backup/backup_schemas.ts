@@ -27,4 +27,4 @@ export const shopStatusSchema = z.object({
   lastBackup: backupRunSchema.nullable(),
   outbox: z.object({ pending: z.number().int(), failed: z.number().int() }),
   version: z.string(),
-});
+}).meta({ id: "ShopStatus" });

@@ -28,4 +28,4 @@ export const scanResultSchema = scanCandidateSchema.extend({
     "The record as its own GET returns it (product, unit, repair ticket, rental, account or " +
       "transaction, by `kind`)",
   ),
-});
+}).meta({ id: "ScanResult" });

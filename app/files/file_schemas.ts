@@ -18,7 +18,7 @@ export const fileSchema = z.object({
   path: z.string().describe("What follows /v1/files/serve/"),
   createdAt: z.string(),
   url: z.string().describe("A signed URL serving the file without a token (15 minutes)"),
-});
+}).meta({ id: "StoredFile" });
 
 /** The multipart form of POST /files (documentation and validation of its text fields). */
 export const uploadForm = z.strictObject({
@@ -27,7 +27,7 @@ export const uploadForm = z.strictObject({
   entityId: uuid,
   category: fileCategory.optional()
     .describe('Free label; "profile" on a member = its profile picture; "notes" allows text'),
-});
+}).meta({ id: "FileUpload" });
 
 export const uploadFields = uploadForm.omit({ file: true });
 
@@ -43,7 +43,9 @@ export const fileUrlQuery = z.strictObject({
     .describe("Lifetime of the URL in seconds (default 900, at most 7 days)"),
 });
 
-export const fileUrlSchema = z.object({ url: z.string(), expiresAt: z.string() });
+export const fileUrlSchema = z.object({ url: z.string(), expiresAt: z.string() }).meta({
+  id: "FileUrl",
+});
 
 export const serveQuery = z.object({
   expires: z.string().optional().describe("Signed URL: expiry (Unix seconds)"),

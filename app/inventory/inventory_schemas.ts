@@ -44,7 +44,7 @@ export const productSchema = z.object({
   taxCategory,
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Product" });
 
 export const createProductBody = z.strictObject({
   name: text(200),
@@ -60,7 +60,7 @@ export const createProductBody = z.strictObject({
   reorderPoint: quantity.default(0),
   isActive: z.boolean().default(true),
   taxCategory: taxCategory.default("goods"),
-});
+}).meta({ id: "CreateProductBody" });
 export type CreateProductInput = z.output<typeof createProductBody>;
 
 export const updateProductBody = z.strictObject({
@@ -77,7 +77,7 @@ export const updateProductBody = z.strictObject({
   reorderPoint: quantity.optional(),
   isActive: z.boolean().optional(),
   taxCategory: taxCategory.optional(),
-});
+}).meta({ id: "UpdateProductBody" });
 export type UpdateProductInput = z.output<typeof updateProductBody>;
 
 const PRODUCT_SORTS = ["name", "sku", "price", "qtyOnHand", "createdAt"] as const;
@@ -103,7 +103,7 @@ export const priceHistorySchema = z.object({
   previousPrice: moneyString.nullable(),
   changedBy: uuid.nullable(),
   changedAt: z.string(),
-});
+}).meta({ id: "PriceChange" });
 
 export const priceHistoryQuery = listQuery({
   sort: ["changedAt", "createdAt"],
@@ -120,19 +120,19 @@ export const categorySchema = z.object({
   sortOrder: z.int(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Category" });
 
 export const createCategoryBody = z.strictObject({
   name: text(200),
   parentId: uuid.nullish(),
   sortOrder: z.int().min(-1_000_000).max(1_000_000).default(0),
-});
+}).meta({ id: "CreateCategoryBody" });
 
 export const updateCategoryBody = z.strictObject({
   name: text(200).optional(),
   parentId: uuid.nullish(),
   sortOrder: z.int().min(-1_000_000).max(1_000_000).optional(),
-});
+}).meta({ id: "UpdateCategoryBody" });
 
 export const categoryListQuery = listQuery({
   sort: ["name", "sortOrder", "createdAt"],
@@ -155,7 +155,7 @@ export const supplierSchema = z.object({
   paymentTerms: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Supplier" });
 
 const supplierFields = {
   contactName: optionalText(200),
@@ -166,8 +166,11 @@ const supplierFields = {
   paymentTerms: optionalText(200),
 };
 
-export const createSupplierBody = z.strictObject({ name: text(200), ...supplierFields });
-export const updateSupplierBody = z.strictObject({ name: text(200).optional(), ...supplierFields });
+export const createSupplierBody = z.strictObject({ name: text(200), ...supplierFields }).meta({
+  id: "CreateSupplierBody",
+});
+export const updateSupplierBody = z.strictObject({ name: text(200).optional(), ...supplierFields })
+  .meta({ id: "UpdateSupplierBody" });
 
 export const supplierListQuery = listQuery({ sort: ["name", "createdAt"], defaultSort: "name" });
 
@@ -193,20 +196,20 @@ export const productSupplierSchema = z.object({
   supplier: supplierSummary,
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "ProductSupplier" });
 
 export const createProductSupplierBody = z.strictObject({
   supplierId: uuid,
   supplierSku: optionalText(64),
   cost: nonNegativeMoney.nullish(),
   isPreferred: z.boolean().default(false),
-});
+}).meta({ id: "CreateProductSupplierBody" });
 
 export const updateProductSupplierBody = z.strictObject({
   supplierSku: optionalText(64),
   cost: nonNegativeMoney.nullish(),
   isPreferred: z.boolean().optional(),
-});
+}).meta({ id: "UpdateProductSupplierBody" });
 
 export const productSupplierListQuery = listQuery({
   sort: ["supplierName", "cost", "createdAt"],
@@ -220,7 +223,7 @@ export const lookupSchema = z.object({
   value: z.string(),
   label: z.string(),
   isBuiltIn: z.boolean(),
-});
+}).meta({ id: "LookupValue" });
 
 export const createLookupBody = z.strictObject({
   value: z.string().trim().min(1).max(50).regex(
@@ -228,7 +231,7 @@ export const createLookupBody = z.strictObject({
     "Expected lowercase snake_case (a-z, 0-9, _), starting with a letter",
   ),
   label: text(100),
-});
+}).meta({ id: "CreateLookupValueBody" });
 
 // ---------------------------------------------------------------- units
 
@@ -243,21 +246,21 @@ export const unitSchema = z.object({
   notes: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Unit" });
 
 export const createUnitBody = z.strictObject({
   serialNumber: optionalText(100),
   status: lookupValue.default("in_stock"),
   condition: lookupValue.default("new"),
   notes: optionalText(5000),
-});
+}).meta({ id: "CreateUnitBody" });
 
 export const updateUnitBody = z.strictObject({
   serialNumber: optionalText(100),
   status: lookupValue.optional(),
   condition: lookupValue.optional(),
   notes: optionalText(5000),
-});
+}).meta({ id: "UpdateUnitBody" });
 
 export const unitListQuery = listQuery({
   sort: ["serialNumber", "status", "createdAt", "updatedAt"],
@@ -283,7 +286,7 @@ export const stockReceiptSchema = z.object({
   createdAt: z.string(),
   product: z.object({ id: uuid, name: z.string(), sku: z.string(), qtyOnHand: z.int() }),
   supplier: z.object({ id: uuid, name: z.string() }),
-});
+}).meta({ id: "StockReceipt" });
 
 export const createStockReceiptBody = z.strictObject({
   productId: uuid,
@@ -292,7 +295,7 @@ export const createStockReceiptBody = z.strictObject({
   costPerUnit: nonNegativeMoney,
   invoiceNumber: optionalText(100),
   receivedAt: timestamp.optional(),
-});
+}).meta({ id: "CreateStockReceiptBody" });
 
 export const stockReceiptListQuery = listQuery({
   sort: ["receivedAt", "createdAt"],
@@ -311,14 +314,14 @@ export const consignmentSchema = z.object({
   agreementDate: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Consignment" });
 
 export const putConsignmentBody = z.strictObject({
   consignorAccountId: uuid,
   commissionPercent: percent,
   minimumPrice: nonNegativeMoney,
   agreementDate: isoDate,
-});
+}).meta({ id: "PutConsignmentBody" });
 
 // ---------------------------------------------------------------- shelf labels (API §17)
 
@@ -336,7 +339,7 @@ export const labelSheetBody = z.strictObject({
     "avery5160: US Letter sheets of 30 (3 × 10) 2.625 × 1 in labels; roll57: 57 × 32 mm roll, " +
       "one label a page",
   ),
-});
+}).meta({ id: "LabelSheetBody" });
 export type LabelSheetInput = z.output<typeof labelSheetBody>;
 
 export const labelQuery = z.strictObject({

@@ -47,7 +47,7 @@ export const lessonTypeSchema = z.object({
   ratePresets: ratePresetsSchema,
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "LessonType" });
 export type LessonType = z.output<typeof lessonTypeSchema>;
 
 export const createLessonTypeBody = z.strictObject({
@@ -55,8 +55,10 @@ export const createLessonTypeBody = z.strictObject({
   description: text(2000).nullish(),
   durationMinutes,
   ratePresets: ratePresetsBody.optional(),
+}).meta({ id: "CreateLessonTypeBody" });
+export const updateLessonTypeBody = createLessonTypeBody.partial().meta({
+  id: "UpdateLessonTypeBody",
 });
-export const updateLessonTypeBody = createLessonTypeBody.partial();
 
 export const lessonTypeListQuery = listQuery({
   sort: ["name", "durationMinutes", "createdAt"],
@@ -74,7 +76,7 @@ export const instructorSchema = z.object({
   isActive: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "Instructor" });
 export type Instructor = z.output<typeof instructorSchema>;
 
 export const createInstructorBody = z.strictObject({
@@ -83,8 +85,10 @@ export const createInstructorBody = z.strictObject({
   lastName: name,
   email: z.email().max(320).nullish(),
   isActive: z.boolean().optional(),
+}).meta({ id: "CreateInstructorBody" });
+export const updateInstructorBody = createInstructorBody.partial().meta({
+  id: "UpdateInstructorBody",
 });
-export const updateInstructorBody = createInstructorBody.partial();
 
 export const instructorListQuery = listQuery({
   sort: ["lastName", "firstName", "createdAt"],
@@ -98,11 +102,11 @@ export const blockedDateSchema = z.object({
   date: isoDate,
   reason: z.string().nullable(),
   createdAt: timestamp,
-});
+}).meta({ id: "BlockedDate" });
 export const createBlockedDateBody = z.strictObject({
   date: isoDate,
   reason: text(500).nullish(),
-});
+}).meta({ id: "CreateBlockedDateBody" });
 export const blockedDateListQuery = listQuery({
   sort: ["date", "createdAt"],
   defaultSort: "date",
@@ -119,7 +123,7 @@ export const storeClosureSchema = z.object({
   endDate: isoDate,
   reason: z.string(),
   createdAt: timestamp,
-});
+}).meta({ id: "StoreClosure" });
 export type StoreClosure = z.output<typeof storeClosureSchema>;
 export const createStoreClosureBody = z.strictObject({
   startDate: isoDate,
@@ -128,7 +132,7 @@ export const createStoreClosureBody = z.strictObject({
 }).refine((b) => b.endDate >= b.startDate, {
   message: "endDate must not be before startDate",
   path: ["endDate"],
-});
+}).meta({ id: "CreateStoreClosureBody" });
 export const storeClosureListQuery = listQuery({
   sort: ["startDate", "createdAt"],
   defaultSort: "startDate",
@@ -155,7 +159,7 @@ export const slotSchema = z.object({
   isActive: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "ScheduleSlot" });
 export type Slot = z.output<typeof slotSchema>;
 
 const slotFields = {
@@ -170,8 +174,10 @@ const slotFields = {
   room: text(100).nullish(),
   isActive: z.boolean().optional(),
 };
-export const createSlotBody = z.strictObject(slotFields);
-export const updateSlotBody = z.strictObject(slotFields).partial();
+export const createSlotBody = z.strictObject(slotFields).meta({ id: "CreateScheduleSlotBody" });
+export const updateSlotBody = z.strictObject(slotFields).partial().meta({
+  id: "UpdateScheduleSlotBody",
+});
 
 export const slotListQuery = listQuery({
   sort: ["dayOfWeek", "startTime", "createdAt"],
@@ -200,7 +206,7 @@ export const enrollmentSchema = z.object({
   rate: moneyString.nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "Enrollment" });
 export type Enrollment = z.output<typeof enrollmentSchema>;
 
 export const createEnrollmentBody = z.strictObject({
@@ -216,7 +222,7 @@ export const createEnrollmentBody = z.strictObject({
 }).refine((b) => enrollmentDatesInOrder(b.startDate, b.endDate), {
   message: "endDate must not be before startDate",
   path: ["endDate"],
-});
+}).meta({ id: "CreateEnrollmentBody" });
 export const updateEnrollmentBody = z.strictObject({
   slotId: uuid.optional(),
   startDate: isoDate.optional(),
@@ -224,8 +230,10 @@ export const updateEnrollmentBody = z.strictObject({
   billingInterval: z.enum(BILLING_INTERVALS).optional(),
   billingUnit: text(50).nullish(),
   rate: nullableMoney.optional(),
+}).meta({ id: "UpdateEnrollmentBody" });
+export const enrollmentStatusBody = z.strictObject({ status: z.enum(ENROLLMENT_STATUSES) }).meta({
+  id: "EnrollmentStatusBody",
 });
-export const enrollmentStatusBody = z.strictObject({ status: z.enum(ENROLLMENT_STATUSES) });
 
 export const enrollmentListQuery = listQuery({
   sort: ["startDate", "createdAt", "memberName"],
@@ -262,7 +270,7 @@ export const sessionSchema = z.object({
   lessonTypeId: uuid.nullable().describe("The slot's lesson type"),
   lessonTypeName: z.string().nullable(),
   room: z.string().nullable().describe("The slot's room"),
-});
+}).meta({ id: "LessonSession" });
 export type Session = z.output<typeof sessionSchema>;
 /** The names a session is read with (the rest is its own row). */
 export type SessionNames = Pick<
@@ -295,21 +303,21 @@ export const updateSessionBody = z.strictObject({
   status: z.enum(SESSION_STATUSES).optional(),
   notes: z.string().max(10_000).nullish(),
   substituteInstructorId: uuid.nullish(),
-});
+}).meta({ id: "UpdateLessonSessionBody" });
 export const makeupBody = z.strictObject({
   date: isoDate,
   startTime: timeOfDay.optional().describe("Defaults to the original session's time"),
-});
+}).meta({ id: "ScheduleMakeupBody" });
 
 export const generateSessionsBody = z.strictObject({
   from: isoDate.optional(),
   to: isoDate.optional(),
   slotId: uuid.optional(),
-}).optional();
+}).optional().meta({ id: "GenerateLessonSessionsBody" });
 export const generateSessionsResult = z.object({
   created: z.int(),
   skipped: z.object({ existing: z.int(), blockedDates: z.int(), closures: z.int() }),
-});
+}).meta({ id: "GenerateLessonSessionsResult" });
 export type GenerateSessionsResult = z.output<typeof generateSessionsResult>;
 
 // ---- Lesson plans -------------------------------------------------------------------------
@@ -343,7 +351,7 @@ export const planSchema = z.object({
   })),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "LessonPlan" });
 export type Plan = z.output<typeof planSchema>;
 
 /**
@@ -367,20 +375,20 @@ export const createPlanBody = z.strictObject({
     (sections) => sections.reduce((n, section) => n + section.items.length, 0) <= MAX_PLAN_ITEMS,
     `A plan holds at most ${MAX_PLAN_ITEMS} items over all its sections`,
   ).describe(`At most 100 sections of at most 500 items, ${MAX_PLAN_ITEMS} items in all`),
-});
+}).meta({ id: "CreateLessonPlanBody" });
 export const updatePlanBody = z.strictObject({
   title: name.optional(),
   status: z.enum(PLAN_STATUSES).optional(),
-});
+}).meta({ id: "UpdateLessonPlanBody" });
 export const updatePlanItemBody = z.strictObject({
   status: z.enum(ITEM_STATUSES).optional(),
   gradeLevelId: uuid.nullish(),
   notes: z.string().max(10_000).nullish(),
-});
+}).meta({ id: "UpdateLessonPlanItemBody" });
 export const planItemResult = planItemSchema.extend({
   planId: uuid,
   planProgressPercent: z.int(),
-});
+}).meta({ id: "LessonPlanItem" });
 export const planListQuery = listQuery({
   sort: ["createdAt", "title"],
   defaultSort: "createdAt",
@@ -410,7 +418,7 @@ export const gradingScaleSchema = z.object({
   levels: z.array(gradeLevelSchema),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "GradingScale" });
 export type GradingScale = z.output<typeof gradingScaleSchema>;
 
 const levelBody = z.strictObject({
@@ -431,7 +439,7 @@ export const createGradingScaleBody = z.strictObject({
   description: text(2000).nullish(),
   isDefault: z.boolean().optional(),
   levels: levelsBody,
-});
+}).meta({ id: "CreateGradingScaleBody" });
 export const updateGradingScaleBody = z.strictObject({
   name: name.optional(),
   description: text(2000).nullish(),
@@ -439,7 +447,7 @@ export const updateGradingScaleBody = z.strictObject({
   levels: levelsBody.optional().describe(
     "Replaces the levels; a level keeps its id when its value is kept",
   ),
-});
+}).meta({ id: "UpdateGradingScaleBody" });
 export const gradingScaleListQuery = listQuery({
   sort: ["name", "createdAt"],
   defaultSort: "name",
@@ -451,4 +459,4 @@ export const gradingScaleLookupSchema = z.object({
     isDefault: z.boolean(),
     levels: z.array(gradeLevelSchema),
   })),
-});
+}).meta({ id: "GradingScaleLookup" });

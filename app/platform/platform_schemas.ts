@@ -24,7 +24,7 @@ export const storeSchema = z.object({
   email: z.string().nullable(),
   logoFileId: z.string().nullable(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Store" });
 
 export const updateStoreBody = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
@@ -33,7 +33,7 @@ export const updateStoreBody = z.strictObject({
   phone: z.string().trim().max(40).nullable().optional(),
   email: z.email().nullable().optional(),
   logoFileId: uuid.nullable().optional(),
-});
+}).meta({ id: "UpdateStoreBody" });
 
 export const locationSchema = z.object({
   id: z.string(),
@@ -43,16 +43,16 @@ export const locationSchema = z.object({
   isActive: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Location" });
 
 export const createLocationBody = z.strictObject({
   name: z.string().trim().min(1).max(200),
   address: address.nullable().optional(),
   phone: z.string().trim().max(40).nullable().optional(),
   isActive: z.boolean().optional(),
-});
+}).meta({ id: "CreateLocationBody" });
 
-export const updateLocationBody = createLocationBody.partial();
+export const updateLocationBody = createLocationBody.partial().meta({ id: "UpdateLocationBody" });
 
 /** The runtime configuration with its defaults (API §4). */
 export const configSchema = z.object({
@@ -71,7 +71,7 @@ export const configSchema = z.object({
   upload: z.object({ maxBytes: z.int().min(1), maxFilesPerEntity: z.int().min(1) }),
   repairEstimateTolerancePercent: z.string(),
   rentalGraceDays: z.int().min(0).max(365),
-});
+}).meta({ id: "Config" });
 
 export type RuntimeConfig = z.output<typeof configSchema>;
 
@@ -111,7 +111,7 @@ export const updateConfigBody = z.strictObject({
   rentalGraceDays: z.int().min(0).max(365).optional().describe(
     "Days after its due date before an unpaid rental charge is past due",
   ),
-});
+}).meta({ id: "UpdateConfigBody" });
 
 export const moduleSchema = z.object({
   slug: z.string(),
@@ -120,13 +120,15 @@ export const moduleSchema = z.object({
   licensed: z.boolean(),
   enabled: z.boolean(),
   core: z.boolean(),
-});
+}).meta({ id: "Module" });
 
-export const updateModuleBody = z.strictObject({ enabled: z.boolean() });
+export const updateModuleBody = z.strictObject({ enabled: z.boolean() }).meta({
+  id: "UpdateModuleBody",
+});
 
 export const healthSchema = z.object({
   status: z.enum(["ok", "unavailable"]),
   database: z.enum(["ok", "unreachable"]),
   version: z.string().optional(),
   uptimeSeconds: z.int().optional(),
-});
+}).meta({ id: "Health" });

@@ -17,7 +17,7 @@ import { overrideSchema, paymentMethod, positiveMoney } from "./pos_schemas.ts";
 export const openDrawerBody = z.strictObject({
   registerId: uuid,
   openingBalance: nonNegativeMoney,
-});
+}).meta({ id: "OpenDrawerBody" });
 
 export const closeDrawerBody = z.strictObject({
   closingBalance: nonNegativeSessionMoney.describe(
@@ -25,7 +25,7 @@ export const closeDrawerBody = z.strictObject({
       "sums many amounts",
   ),
   notes: z.string().trim().max(2000).optional(),
-});
+}).meta({ id: "CloseDrawerBody" });
 
 export const currentDrawerQuery = z.strictObject({
   registerId: uuid.optional(),
@@ -50,7 +50,7 @@ export const adjustmentBody = z.strictObject({
   amount: positiveMoney,
   reason: z.string().trim().min(1).max(500),
   override: overrideSchema.optional(),
-});
+}).meta({ id: "DrawerAdjustmentBody" });
 
 export const adjustmentListQuery = listQuery({
   sort: ["createdAt"],
@@ -66,7 +66,7 @@ export const adjustmentSchema = z.object({
   createdBy: uuid.nullable(),
   approvedBy: uuid.nullable(),
   createdAt: z.string(),
-});
+}).meta({ id: "DrawerAdjustment" });
 
 const salesSummarySchema = z.object({
   transactionCount: z.int(),
@@ -146,7 +146,7 @@ export const drawerReportSchema = z.object({
   openedAt: z.string(),
   closedAt: z.string().nullable(),
   ...reportSections,
-});
+}).meta({ id: "DrawerReport" });
 
 export const dailyReportSchema = z.object({
   locationId: uuid,
@@ -167,7 +167,7 @@ export const dailyReportSchema = z.object({
     closingBalance: moneyString.nullable(),
     overShort: moneyString.nullable(),
   })),
-});
+}).meta({ id: "DailyReport" });
 
 export const dailyReportQuery = z.strictObject({
   locationId: uuid,
@@ -191,4 +191,4 @@ export const drawerSessionSchema = z.object({
   openedAt: z.string(),
   closedAt: z.string().nullable(),
   zReport: drawerReportSchema.nullable().optional(),
-});
+}).meta({ id: "DrawerSession" });

@@ -1,5 +1,6 @@
 /** Zod schemas of the point of sale (API §8): request bodies, list queries and responses. */
 import { z } from "zod";
+import { addressSchema } from "../accounts/account_schemas.ts";
 import {
   dateOrTimestamp,
   listQuery,
@@ -34,13 +35,13 @@ export const createRegisterBody = z.strictObject({
   name: z.string().trim().min(1).max(100),
   locationId: uuid,
   isActive: z.boolean().optional(),
-});
+}).meta({ id: "CreateRegisterBody" });
 
 export const updateRegisterBody = z.strictObject({
   name: z.string().trim().min(1).max(100).optional(),
   locationId: uuid.optional(),
   isActive: z.boolean().optional(),
-});
+}).meta({ id: "UpdateRegisterBody" });
 
 export const registerListQuery = listQuery({
   sort: ["name", "createdAt"],
@@ -55,7 +56,7 @@ export const registerSchema = z.object({
   isActive: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Register" });
 
 // ================================================================ transactions
 
@@ -75,7 +76,7 @@ export const addItemBody = itemInput.extend({
   override: overrideSchema.optional().describe(
     "Needed when the line is priced below its product's price beyond the discount threshold",
   ),
-});
+}).meta({ id: "AddTransactionItemBody" });
 export type AddItemInput = z.output<typeof addItemBody>;
 
 export const createTransactionBody = z.strictObject({
@@ -94,7 +95,7 @@ export const createTransactionBody = z.strictObject({
   override: overrideSchema.optional().describe(
     "Needed when a line priced below its product's price passes the discount threshold",
   ),
-});
+}).meta({ id: "CreateTransactionBody" });
 export type CreateTransactionInput = z.output<typeof createTransactionBody>;
 
 export const updateItemBody = z.strictObject({
@@ -107,7 +108,7 @@ export const updateItemBody = z.strictObject({
     "Needed when the edit prices the line below its product's price beyond the discount " +
       "threshold, or raises the discount share beyond it and the share a manager approved",
   ),
-});
+}).meta({ id: "UpdateTransactionItemBody" });
 export type UpdateItemInput = z.output<typeof updateItemBody>;
 
 /** `DELETE /transactions/:id/items/:itemId`: optional, the override a removal may need. */
@@ -122,14 +123,14 @@ export const discountBody = z.strictObject({
   kind: z.enum(["percent", "amount"]),
   value: nonNegativeMoney.describe('Percent ("10.00" = 10 %) or amount; 0 removes the discount'),
   override: overrideSchema.optional(),
-});
+}).meta({ id: "TransactionDiscountBody" });
 
 export const paymentBody = z.strictObject({
   method: paymentMethod,
   amount: positiveMoney,
   reference: z.string().trim().max(200).optional(),
   tendered: nonNegativeMoney.optional(),
-});
+}).meta({ id: "AddPaymentBody" });
 
 export const completeBody = z.strictObject({
   registerId: uuid.optional(),
@@ -137,12 +138,12 @@ export const completeBody = z.strictObject({
     "Needed when the sale's discount share is beyond the threshold and beyond the share a " +
       "manager approved for it",
   ),
-}).optional();
+}).optional().meta({ id: "CompleteTransactionBody" });
 
 export const voidBody = z.strictObject({
   reason: z.string().trim().min(1).max(500),
   override: overrideSchema.optional(),
-});
+}).meta({ id: "VoidTransactionBody" });
 
 export const refundBody = z.strictObject({
   items: z.array(z.strictObject({ itemId: uuid, quantity: z.int().min(1).max(100_000) })).min(1)
@@ -153,7 +154,7 @@ export const refundBody = z.strictObject({
     "Register whose open drawer records the refund (needed when several are open)",
   ),
   override: overrideSchema.optional(),
-});
+}).meta({ id: "RefundBody" });
 
 export const itemParams = z.object({ id: uuid, itemId: uuid });
 
@@ -192,7 +193,7 @@ export const transactionItemSchema = z.object({
   tax: moneyString,
   total: moneyString,
   refundedQuantity: z.int(),
-});
+}).meta({ id: "TransactionItem" });
 
 export const paymentSchema = z.object({
   id: uuid,
@@ -203,7 +204,7 @@ export const paymentSchema = z.object({
   reference: z.string().nullable(),
   isRefund: z.boolean(),
   createdAt: z.string(),
-});
+}).meta({ id: "Payment" });
 
 const receiptNumber = z.string().describe(
   "The transaction's human number, its sequence `number` written S-0001234 (7 digits)",
@@ -242,26 +243,28 @@ const transactionFields = {
   updatedAt: z.string(),
 };
 
-export const transactionSummarySchema = z.object(transactionFields);
+export const transactionSummarySchema = z.object(transactionFields).meta({
+  id: "TransactionSummary",
+});
 export const transactionSchema = z.object({
   ...transactionFields,
   items: z.array(transactionItemSchema),
   payments: z.array(paymentSchema),
-});
+}).meta({ id: "Transaction" });
 
 export const addItemResponse = z.object({
   item: transactionItemSchema,
   transaction: transactionSchema,
-});
+}).meta({ id: "AddTransactionItemResponse" });
 export const paymentResponse = z.object({
   payment: paymentSchema,
   transaction: transactionSchema,
-});
+}).meta({ id: "AddPaymentResponse" });
 
 export const receiptSchema = z.object({
   store: z.object({
     name: z.string(),
-    address: z.unknown().nullable().optional(),
+    address: addressSchema.nullable(),
     phone: z.string().nullable().optional(),
     email: z.string().nullable().optional(),
   }),
@@ -309,17 +312,17 @@ export const receiptSchema = z.object({
   amountPaid: moneyString,
   balanceDue: moneyString,
   change: moneyString,
-});
+}).meta({ id: "Receipt" });
 
 export const receiptEmailBody = z.strictObject({
   to: z.string().trim().max(254).pipe(z.email()).optional().describe(
     "Recipient; default the email of the transaction's account",
   ),
-}).optional();
+}).optional().meta({ id: "ReceiptEmailBody" });
 
 export const receiptEmailResult = z.object({
   emailId: uuid.describe("The message in the email outbox"),
   to: z.string(),
   receiptNumber,
   status: z.literal("queued"),
-});
+}).meta({ id: "ReceiptEmailResult" });

@@ -60,7 +60,7 @@ export const rentalSchema = z.object({
   createdBy: uuid.nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "Rental" });
 export type RentalJson = z.output<typeof rentalSchema>;
 
 const rentToOwnBody = z.strictObject({
@@ -80,7 +80,7 @@ export const createRentalBody = z.strictObject({
   deposit: nonNegativeMoney.nullish(),
   rentToOwn: rentToOwnBody.nullish(),
   notes: notes.nullish(),
-});
+}).meta({ id: "CreateRentalBody" });
 export type CreateRentalInput = z.output<typeof createRentalBody>;
 
 export const updateRentalBody = z.strictObject({
@@ -89,7 +89,7 @@ export const updateRentalBody = z.strictObject({
   rate: positiveMoney.optional().describe("Applies to charges generated from now on"),
   deposit: nonNegativeMoney.nullish(),
   notes: notes.nullish(),
-});
+}).meta({ id: "UpdateRentalBody" });
 export type UpdateRentalInput = z.output<typeof updateRentalBody>;
 
 export const RENTAL_SORTS = [
@@ -122,12 +122,12 @@ export const returnRentalBody = z.strictObject({
   condition: z.string().trim().min(1).max(50).describe("A value of the item-conditions lookup"),
   toRepair: z.boolean().optional().describe("true: the unit goes to in_repair, not in_stock"),
   notes: notes.optional(),
-});
+}).meta({ id: "ReturnRentalBody" });
 export type ReturnRentalInput = z.output<typeof returnRentalBody>;
 
 export const buyoutBody = z.strictObject({
   locationId: uuid.describe("Where the buyout sale is rung up"),
-});
+}).meta({ id: "RentalBuyoutBody" });
 
 export const chargeSchema = z.object({
   id: uuid,
@@ -140,7 +140,7 @@ export const chargeSchema = z.object({
   paidTransactionId: uuid.nullable(),
   paidAt: timestamp.nullable(),
   equity: moneyString.describe("Rent-to-own equity the charge accrued when paid"),
-});
+}).meta({ id: "RentalCharge" });
 export type ChargeJson = z.output<typeof chargeSchema>;
 
 export const generateChargesBody = z.strictObject({
@@ -148,14 +148,14 @@ export const generateChargesBody = z.strictObject({
     "Bill every period starting on or before this date (default: store-local today; at " +
       "most 366 days ahead)",
   ),
-}).optional();
+}).optional().meta({ id: "GenerateRentalChargesBody" });
 
 export const generateChargesResult = z.object({
   created: z.int().describe("Charges created"),
   skipped: z.int().describe("Periods up to `through` that already had a charge"),
   rentals: z.int().describe("Active rentals looked at"),
   through: isoDate,
-});
+}).meta({ id: "GenerateRentalChargesResult" });
 export type GenerateChargesResult = z.output<typeof generateChargesResult>;
 
 export const serialParams = z.object({
@@ -190,7 +190,7 @@ export const unitStorySchema = z.object({
   unit: unitSchema,
   product: productSchema,
   timeline: z.array(timelineEventSchema),
-});
+}).meta({ id: "UnitStory" });
 
 const printedAddress = addressSchema.nullable();
 
@@ -232,5 +232,5 @@ export const rentalAgreementSchema = z.object({
     payoffAmount: moneyString.describe("purchasePrice − equity, never below 0.00"),
   }).nullable(),
   createdAt: timestamp,
-});
+}).meta({ id: "RentalAgreement" });
 export type RentalAgreementJson = z.output<typeof rentalAgreementSchema>;

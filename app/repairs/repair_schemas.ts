@@ -27,7 +27,7 @@ export const lineItemSchema = z.object({
   ),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "RepairLineItem" });
 export type LineItemJson = z.output<typeof lineItemSchema>;
 
 export const createLineItemBody = z.strictObject({
@@ -36,7 +36,7 @@ export const createLineItemBody = z.strictObject({
   quantity,
   unitPrice: nonNegativeMoney.optional().describe("Default: the product's price"),
   productId: uuid.optional(),
-});
+}).meta({ id: "CreateRepairLineItemBody" });
 export type CreateLineItemInput = z.output<typeof createLineItemBody>;
 
 export const updateLineItemBody = z.strictObject({
@@ -45,7 +45,7 @@ export const updateLineItemBody = z.strictObject({
   quantity: quantity.optional(),
   unitPrice: nonNegativeMoney.optional(),
   productId: uuid.nullable().optional().describe("null: the line names no product any more"),
-});
+}).meta({ id: "UpdateRepairLineItemBody" });
 export type UpdateLineItemInput = z.output<typeof updateLineItemBody>;
 
 export const lineItemListQuery = listQuery({
@@ -69,13 +69,13 @@ export const noteSchema = z.object({
   authorName: z.string().nullable(),
   ticketStatus: repairStatus.describe("The ticket's status when the note was written"),
   createdAt: timestamp,
-});
+}).meta({ id: "RepairNote" });
 export type NoteJson = z.output<typeof noteSchema>;
 
 export const createNoteBody = z.strictObject({
   content: text(10_000),
   visibility: visibility.default("internal"),
-});
+}).meta({ id: "CreateRepairNoteBody" });
 
 export const noteListQuery = listQuery({
   sort: ["createdAt", "visibility"],
@@ -100,7 +100,7 @@ export const photoListQuery = listQuery({
 export const photoForm = z.strictObject({
   file: z.any().describe("The photo (JPEG, PNG, WebP, GIF; PDF accepted like any file)"),
   phase: photoPhase,
-});
+}).meta({ id: "RepairPhotoUpload" });
 export const photoFields = photoForm.omit({ file: true });
 
 // ---- Batches ------------------------------------------------------------------------------
@@ -124,15 +124,15 @@ export const batchSchema = z.object({
   createdBy: uuid.nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "RepairBatch" });
 export type BatchJson = z.output<typeof batchSchema>;
 
 export const createBatchBody = z.strictObject({
   name: text(200),
   accountId: uuid,
   notes: z.string().trim().max(5000).nullish(),
-});
-export const updateBatchBody = createBatchBody.partial();
+}).meta({ id: "CreateRepairBatchBody" });
+export const updateBatchBody = createBatchBody.partial().meta({ id: "UpdateRepairBatchBody" });
 
 export const batchListQuery = listQuery({
   sort: ["createdAt", "name", "status"],
@@ -141,8 +141,12 @@ export const batchListQuery = listQuery({
   filters: { status: batchStatus.optional(), accountId: uuid.optional() },
 });
 
-export const approveBatchBody = z.strictObject({ note: text(2000).optional() }).optional();
-export const rejectBatchBody = z.strictObject({ reason: text(2000) });
+export const approveBatchBody = z.strictObject({ note: text(2000).optional() }).optional().meta({
+  id: "ApproveRepairBatchBody",
+});
+export const rejectBatchBody = z.strictObject({ reason: text(2000) }).meta({
+  id: "RejectRepairBatchBody",
+});
 
 // ---- Service templates --------------------------------------------------------------------
 
@@ -171,7 +175,7 @@ export const templateSchema = z.object({
   estimatedMinutes: z.int().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "ServiceTemplate" });
 export type TemplateJson = z.output<typeof templateSchema>;
 
 export const createTemplateBody = z.strictObject({
@@ -180,7 +184,7 @@ export const createTemplateBody = z.strictObject({
   itemCategory: text(100),
   defaultLineItems: z.array(templateLineBody).max(100).default([]),
   estimatedMinutes: z.int().min(1).max(100_000).nullish(),
-});
+}).meta({ id: "CreateServiceTemplateBody" });
 export type CreateTemplateInput = z.output<typeof createTemplateBody>;
 
 export const updateTemplateBody = z.strictObject({
@@ -189,7 +193,7 @@ export const updateTemplateBody = z.strictObject({
   itemCategory: text(100).optional(),
   defaultLineItems: z.array(templateLineBody).max(100).optional(),
   estimatedMinutes: z.int().min(1).max(100_000).nullish(),
-});
+}).meta({ id: "UpdateServiceTemplateBody" });
 export type UpdateTemplateInput = z.output<typeof updateTemplateBody>;
 
 export const templateListQuery = listQuery({

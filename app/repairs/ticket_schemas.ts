@@ -49,7 +49,7 @@ export const ticketSchema = z.object({
   createdBy: uuid.nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "RepairTicket" });
 export type TicketJson = z.output<typeof ticketSchema>;
 
 export const createTicketBody = z.strictObject({
@@ -63,10 +63,12 @@ export const createTicketBody = z.strictObject({
   estimate: nonNegativeMoney.nullish(),
   dueDate: isoDate.nullish(),
   locationId: uuid.nullish(),
-});
+}).meta({ id: "CreateRepairTicketBody" });
 export type CreateTicketInput = z.output<typeof createTicketBody>;
 
-export const updateTicketBody = createTicketBody.omit({ serviceTemplateId: true }).partial();
+export const updateTicketBody = createTicketBody.omit({ serviceTemplateId: true }).partial().meta({
+  id: "UpdateRepairTicketBody",
+});
 export type UpdateTicketInput = z.output<typeof updateTicketBody>;
 
 export const TICKET_SORTS = [
@@ -98,8 +100,12 @@ export const readyListQuery = listQuery({
   filters: { accountId: uuid.optional(), locationId: uuid.optional() },
 });
 
-export const statusBody = z.strictObject({ status: repairStatus, note: note.optional() });
-export const reopenBody = z.strictObject({ note: note.optional() }).optional();
+export const statusBody = z.strictObject({ status: repairStatus, note: note.optional() }).meta({
+  id: "RepairTicketStatusBody",
+});
+export const reopenBody = z.strictObject({ note: note.optional() }).optional().meta({
+  id: "ReopenRepairTicketBody",
+});
 
 export const historyEntrySchema = z.object({
   fromStatus: repairStatus,
@@ -108,14 +114,14 @@ export const historyEntrySchema = z.object({
   changedByName: z.string().nullable(),
   changedAt: timestamp,
   note: z.string().nullable(),
-});
+}).meta({ id: "RepairTicketHistoryEntry" });
 export type HistoryEntry = z.output<typeof historyEntrySchema>;
 
 export const approveEstimateBody = z.strictObject({
   approvedByName: text(200),
   method: z.enum(["in_person", "phone", "email", "sms"]),
   note: note.optional(),
-});
+}).meta({ id: "ApproveEstimateBody" });
 export type ApproveEstimateInput = z.output<typeof approveEstimateBody>;
 
 export const claimCheckSchema = z.object({
@@ -126,5 +132,5 @@ export const claimCheckSchema = z.object({
   intakeAt: timestamp.nullable(),
   estimate: moneyString.nullable(),
   dueDate: isoDate.nullable(),
-});
+}).meta({ id: "ClaimCheck" });
 export type ClaimCheckJson = z.output<typeof claimCheckSchema>;

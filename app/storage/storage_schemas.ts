@@ -22,7 +22,7 @@ export const folderSchema = z.object({
   createdBy: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Folder" });
 export type FolderJson = z.infer<typeof folderSchema>;
 
 export const folderListQuery = listQuery({
@@ -38,13 +38,13 @@ export const createFolderBody = z.strictObject({
   name: storageName,
   parentId: uuid.nullish().describe("The parent folder; omitted or null for a root folder"),
   isPublic: z.boolean().default(false),
-});
+}).meta({ id: "CreateFolderBody" });
 
 export const updateFolderBody = z.strictObject({
   name: storageName.optional(),
   parentId: uuid.nullable().optional().describe("Move under this folder (null: to the root)"),
   isPublic: z.boolean().optional(),
-});
+}).meta({ id: "UpdateFolderBody" });
 export type FolderChanges = z.output<typeof updateFolderBody>;
 
 export const grantSchema = z.object({
@@ -55,7 +55,7 @@ export const grantSchema = z.object({
   level,
   createdBy: z.string().nullable(),
   createdAt: z.string(),
-});
+}).meta({ id: "FolderGrant" });
 export type GrantJson = z.infer<typeof grantSchema>;
 
 export const createGrantBody = z.strictObject({
@@ -70,7 +70,7 @@ export const createGrantBody = z.strictObject({
       message: "Give exactly one of roleId, userId",
     });
   }
-});
+}).meta({ id: "CreateFolderGrantBody" });
 
 export const grantParams = z.object({ id: uuid, permissionId: uuid });
 
@@ -82,7 +82,7 @@ export const storageFileSchema = z.object({
   size: z.int(),
   createdAt: z.string(),
   createdBy: z.string().nullable(),
-});
+}).meta({ id: "StorageFile" });
 export type StorageFileJson = z.infer<typeof storageFileSchema>;
 
 export const storageFileListQuery = listQuery({
@@ -94,12 +94,12 @@ export const storageFileListQuery = listQuery({
 export const storageUploadForm = z.strictObject({
   file: z.any().describe("The file content (binary); its file name names the stored file"),
   name: storageName.optional().describe("The stored file's name, instead of the part's file name"),
-});
+}).meta({ id: "StorageFileUpload" });
 
 export const updateStorageFileBody = z.strictObject({
   name: storageName.optional(),
   folderId: uuid.optional().describe("Move the file into this folder (edit level there)"),
-});
+}).meta({ id: "UpdateStorageFileBody" });
 
 export const contentQuery = z.strictObject({
   expires: z.string().optional().describe("Signed URL: expiry (Unix seconds)"),

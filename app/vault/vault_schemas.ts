@@ -4,6 +4,7 @@ import { listQuery, timestamp, uuid } from "../schemas.ts";
 import { VAULT_LEVELS } from "../../domain/vault/access.ts";
 import {
   MASTER_PASSWORD_MAX_CHARS,
+  MASTER_PASSWORD_MIN_CHARS,
   masterPasswordProblem,
 } from "../../domain/vault/master_password.ts";
 
@@ -17,7 +18,8 @@ export const newMasterPassword = z.string().max(MASTER_PASSWORD_MAX_CHARS * 4)
     const problem = masterPasswordProblem(value);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   })
-  .describe("A new master password: 12 to 1,024 characters");
+  .describe("A new master password: 12 to 1,024 characters")
+  .meta({ minLength: MASTER_PASSWORD_MIN_CHARS, maxLength: MASTER_PASSWORD_MAX_CHARS });
 
 // ---- Lifecycle ------------------------------------------------------------------------------
 
@@ -26,15 +28,19 @@ export const vaultStatusSchema = z.object({
   locked: z.boolean().describe(
     "Whether this server process holds no data key (always true before initialization)",
   ),
-});
+}).meta({ id: "VaultStatus" });
 export type VaultStatus = z.output<typeof vaultStatusSchema>;
 
-export const initializeVaultBody = z.strictObject({ masterPassword: newMasterPassword });
-export const unlockVaultBody = z.strictObject({ masterPassword: typedPassword });
+export const initializeVaultBody = z.strictObject({ masterPassword: newMasterPassword }).meta({
+  id: "InitializeVaultBody",
+});
+export const unlockVaultBody = z.strictObject({ masterPassword: typedPassword }).meta({
+  id: "UnlockVaultBody",
+});
 export const changeMasterPasswordBody = z.strictObject({
   currentPassword: typedPassword,
   newPassword: newMasterPassword,
-});
+}).meta({ id: "ChangeMasterPasswordBody" });
 
 // ---- Categories -----------------------------------------------------------------------------
 
@@ -49,11 +55,15 @@ export const vaultCategorySchema = z.object({
   level: level.describe("The caller's effective level on this category"),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "VaultCategory" });
 export type VaultCategory = z.output<typeof vaultCategorySchema>;
 
-export const createVaultCategoryBody = z.strictObject({ name, description });
-export const updateVaultCategoryBody = createVaultCategoryBody.partial();
+export const createVaultCategoryBody = z.strictObject({ name, description }).meta({
+  id: "CreateVaultCategoryBody",
+});
+export const updateVaultCategoryBody = createVaultCategoryBody.partial().meta({
+  id: "UpdateVaultCategoryBody",
+});
 
 export const vaultCategoryListQuery = listQuery({
   sort: ["name", "createdAt"] as const,
@@ -67,7 +77,7 @@ export const vaultGrantSchema = z.object({
   userId: uuid.nullable(),
   level,
   createdAt: timestamp,
-});
+}).meta({ id: "VaultGrant" });
 export type VaultGrant = z.output<typeof vaultGrantSchema>;
 
 export const createVaultGrantBody = z.strictObject({
@@ -77,7 +87,7 @@ export const createVaultGrantBody = z.strictObject({
 }).refine((b) => (b.roleId === undefined) !== (b.userId === undefined), {
   message: "Give exactly one of roleId and userId",
   path: ["roleId"],
-});
+}).meta({ id: "CreateVaultGrantBody" });
 
 export const grantParams = z.object({ id: uuid, permissionId: uuid });
 
@@ -98,12 +108,12 @@ export const vaultEntrySchema = z.object({
   updatedBy: uuid.nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "VaultEntry" });
 export type VaultEntry = z.output<typeof vaultEntrySchema>;
 
 export const vaultEntryDetailSchema = vaultEntrySchema.extend({
   notes: z.string().nullable().describe("Decrypted notes (only in the entry's own record)"),
-});
+}).meta({ id: "VaultEntryDetail" });
 export type VaultEntryDetail = z.output<typeof vaultEntryDetailSchema>;
 
 export const createVaultEntryBody = z.strictObject({
@@ -113,10 +123,12 @@ export const createVaultEntryBody = z.strictObject({
   url: optionalText(2000),
   notes,
   secret,
-});
+}).meta({ id: "CreateVaultEntryBody" });
 export type CreateVaultEntryInput = z.output<typeof createVaultEntryBody>;
 
-export const updateVaultEntryBody = createVaultEntryBody.partial();
+export const updateVaultEntryBody = createVaultEntryBody.partial().meta({
+  id: "UpdateVaultEntryBody",
+});
 export type UpdateVaultEntryInput = z.output<typeof updateVaultEntryBody>;
 
 export const vaultEntryListQuery = listQuery({
@@ -125,4 +137,4 @@ export const vaultEntryListQuery = listQuery({
   filters: { categoryId: uuid.optional().describe("Only this category's entries") },
 });
 
-export const revealSchema = z.object({ secret: z.string() });
+export const revealSchema = z.object({ secret: z.string() }).meta({ id: "VaultSecret" });

@@ -43,6 +43,9 @@ const EXTENSIONS: Readonly<Record<string, readonly [string, ...string[]]>> = {
   [OFFICE_TYPES.ods]: ["ods"],
 };
 
+/** The media types a stored file is served with (the upload whitelist). */
+export const STORED_MEDIA_TYPES: readonly string[] = Object.keys(EXTENSIONS);
+
 /** The extensions of a stored content type (`text/plain; charset=utf-8` → txt), if known. */
 export function extensionsOf(contentType: string): readonly [string, ...string[]] | undefined {
   const mediaType = contentType.split(";", 1)[0]!.trim().toLowerCase();

@@ -1,9 +1,9 @@
 /** Authentication and the caller's own account (API §2). */
-import { z } from "zod";
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps } from "../../app/deps.ts";
 import {
   changePasswordBody,
+  forgotPasswordAccepted,
   forgotPasswordBody,
   loginBody,
   loginResponse,
@@ -105,7 +105,13 @@ export function authRoutes(deps: AppDeps): ApiRouter {
           NO_STORE_NOTE + RATE_LIMIT_NOTE,
         access: "public",
         body: loginBody,
-        responses: { 200: { description: "An access token", schema: loginResponse } },
+        responses: {
+          200: {
+            description: "An access token",
+            schema: loginResponse,
+            headers: ["Cache-Control"],
+          },
+        },
         errors: { 401: ["invalid_credentials", "user_disabled"], 429: ["rate_limited"] },
       },
       async (c, { body }) =>
@@ -155,7 +161,7 @@ export function authRoutes(deps: AppDeps): ApiRouter {
         "send nothing)." + RATE_LIMIT_NOTE,
       access: "public",
       body: forgotPasswordBody,
-      responses: { 202: { description: "Accepted", schema: z.object({}) } },
+      responses: { 202: { description: "Accepted", schema: forgotPasswordAccepted } },
       errors: { 429: ["rate_limited"] },
     }, async (c, { body }) => {
       await requestPasswordReset(deps, body.email);
@@ -187,7 +193,9 @@ export function authRoutes(deps: AppDeps): ApiRouter {
         access: "users.admin",
         fullLogin: true,
         params: userIdParams,
-        responses: { 201: { description: "The link", schema: resetLinkSchema } },
+        responses: {
+          201: { description: "The link", schema: resetLinkSchema, headers: ["Cache-Control"] },
+        },
       },
       async (c, { params, actor }) =>
         c.json(await createAdminResetLink(deps, actor, params.userId), 201, NO_STORE_HEADERS),
@@ -232,7 +240,9 @@ export function authRoutes(deps: AppDeps): ApiRouter {
           RATE_LIMIT_NOTE,
         access: "public",
         body: pinLoginBody,
-        responses: { 200: { description: "A POS token", schema: pinLoginResponse } },
+        responses: {
+          200: { description: "A POS token", schema: pinLoginResponse, headers: ["Cache-Control"] },
+        },
         errors: { 401: ["invalid_credentials", "user_disabled"], 429: ["rate_limited"] },
       },
       async (c, { body }) =>

@@ -33,7 +33,11 @@ export function backupRoutes(deps: AppDeps): ApiRouter {
     fullLogin: true,
     query: backupQuery,
     responses: {
-      200: { description: "The archive (gzip)", contentType: "application/octet-stream" },
+      200: {
+        description: "The archive (gzip)",
+        contentType: "application/octet-stream",
+        headers: ["Content-Disposition", "Cache-Control"],
+      },
     },
   }, async (_c, { query, actor }) => {
     const started = deps.clock.now().getTime();

@@ -32,6 +32,7 @@ import {
   uploadFile,
 } from "../../app/files/files.ts";
 import { verifyFileSignature } from "../../app/files/signed_urls.ts";
+import { STORED_MEDIA_TYPES } from "../../domain/files/content_type.ts";
 import { parseServePath } from "../../domain/files/serve_path.ts";
 import type { Actor } from "../../app/actor.ts";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../domain/errors.ts";
@@ -67,7 +68,11 @@ export function fileRoutes(deps: AppDeps): ApiRouter {
       access: "public",
       query: serveQuery,
       responses: {
-        200: { description: "The file content", contentType: "application/octet-stream" },
+        200: {
+          description: "The file content, in its stored type",
+          contentType: STORED_MEDIA_TYPES,
+          headers: ["Content-Disposition", "Cache-Control"],
+        },
         401: { description: "Neither a signature nor a token" },
         403: { description: "Bad or expired signature, or a token without files.view" },
       },

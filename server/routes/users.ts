@@ -3,8 +3,8 @@ import type { AppDeps } from "../../app/deps.ts";
 import { dataResponse, idParams, listResponse } from "../../app/schemas.ts";
 import {
   assignRoleBody,
+  createdUserSchema,
   createUserBody,
-  resetLinkSchema,
   roleSummarySchema,
   updateUserBody,
   userListQuery,
@@ -15,7 +15,6 @@ import {
 import { createStaffUser, requireUser, setUserStatus, updateUser } from "../../app/auth/users.ts";
 import { assignRole, removeRole, rolesOfUser } from "../../app/auth/user_roles.ts";
 import { listUsers } from "../../app/auth/users_repo.ts";
-import { z } from "zod";
 import { ApiRouter } from "../route.ts";
 import { NO_STORE_HEADERS } from "./auth.ts";
 
@@ -49,7 +48,8 @@ export function userRoutes(deps: AppDeps): ApiRouter {
         responses: {
           201: {
             description: "The new user",
-            schema: z.object({ user: userSchema, resetLink: resetLinkSchema.optional() }),
+            schema: createdUserSchema,
+            headers: ["Cache-Control"],
           },
         },
         errors: { 400: ["invalid_reference"], 409: ["duplicate", "employee_numbers_exhausted"] },

@@ -202,3 +202,50 @@ Deno.test("a POST that declares no body (curl -X POST) reaches a route that take
   );
   assertEquals(declared, "HTTP/1.1 415 Unsupported Media Type");
 });
+
+Deno.test("a write that takes no body refuses one like an unknown field (400), and takes {} or nothing", async () => {
+  const path = `/v1/tax-exemptions/${UNKNOWN_ID}/approve`;
+  const post = (body?: string) =>
+    t.app.request(path, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${approver.token}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      body,
+    });
+  const withField = await post(JSON.stringify({ note: "approved on the phone" }));
+  assertEquals(withField.status, 400);
+  const problem = await withField.json();
+  assertEquals(problem.code, "validation_failed");
+  assertEquals(problem.errors, [{ path: "note", message: 'Unknown field "note"' }]);
+  for (const odd of ["[1]", '"approve"', "null", "7"]) {
+    const res = await post(odd);
+    assertEquals(res.status, 400, odd);
+    assertEquals((await res.json()).code, "validation_failed", odd);
+  }
+  const notJson = await post("{approve");
+  assertEquals(notJson.status, 400);
+  assertEquals((await notJson.json()).code, "bad_request");
+  // Nothing, an empty body or `{}`: the route runs (the exemption does not exist).
+  for (const none of [undefined, "", "  ", "{}"]) {
+    const res = await post(none);
+    assertEquals(res.status, 404, JSON.stringify(none));
+    await res.body?.cancel();
+  }
+  // The same with an Idempotency-Key: the body is refused before any work.
+  const keyed = await t.app.request(path, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${approver.token}`,
+      "Content-Type": "application/json",
+      "Idempotency-Key": "no-body-route-1",
+    },
+    body: JSON.stringify({ approved: true }),
+  });
+  assertEquals(keyed.status, 400);
+  assertEquals((await keyed.json()).errors, [{
+    path: "approved",
+    message: 'Unknown field "approved"',
+  }]);
+});

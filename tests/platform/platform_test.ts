@@ -118,6 +118,29 @@ Deno.test("unknown body fields and malformed JSON are refused with 400", async (
   assertEquals(malformed.body.code, "bad_request");
 });
 
+Deno.test("a missing amount says Required like any other missing field", async () => {
+  const editor = await createUserWithPermissions(t, ["inventory.edit"]);
+  const res = await api(t.app, "POST", "/v1/products", {
+    token: editor.token,
+    body: { sku: "NO-PRICE" },
+  });
+  assertEquals(res.status, 400);
+  assertEquals(res.body.code, "validation_failed");
+  assertEquals(res.body.errors, [
+    { path: "name", message: "Required" },
+    { path: "price", message: "Required" },
+  ]);
+  // A value of the wrong kind still says what is wrong with it.
+  const wrong = await api(t.app, "POST", "/v1/products", {
+    token: editor.token,
+    body: { name: "Strings", sku: "NO-PRICE", price: true },
+  });
+  assertEquals(wrong.status, 400);
+  assertEquals(wrong.body.errors, [
+    { path: "price", message: "Not one of the accepted forms of this field" },
+  ]);
+});
+
 Deno.test("locations: CRUD, list contract, malformed id → 404", async () => {
   const viewer = await createUserWithPermissions(t, ["settings.view"]);
   const editor = await createUserWithPermissions(t, ["settings.edit"]);

@@ -4,8 +4,10 @@
  * (API §1.1), and the NUL guard every route runs (server/input_guards.ts).
  */
 import fc from "fast-check";
+import { z } from "zod";
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import {
+  dateOrTimestamp,
   isoDate,
   MAX_YEAR,
   MIN_YEAR,
@@ -16,6 +18,7 @@ import {
 } from "../../app/schemas.ts";
 import { nulBytePaths, rejectNulBytes } from "../../server/input_guards.ts";
 import { ValidationError } from "../../domain/errors.ts";
+import { fieldIssues } from "../../server/errors.ts";
 
 const RUNS = { seed: 20261121, numRuns: 2000 };
 
@@ -181,4 +184,26 @@ Deno.test("rejectNulBytes() throws a validation error naming the fields", () => 
     assert(error instanceof ValidationError);
     assertEquals(error.issues?.map((i) => i.path), ["name", "tags.0"]);
   }
+});
+
+Deno.test("a missing field of several forms (money, percentage, date or timestamp) says Required", () => {
+  const body = z.strictObject({
+    amount: money,
+    floor: nonNegativeMoney,
+    rate: percent,
+    from: dateOrTimestamp,
+  });
+  const result = body.safeParse({});
+  assert(!result.success);
+  assertEquals(fieldIssues(result.error), [
+    { path: "amount", message: "Required" },
+    { path: "floor", message: "Required" },
+    { path: "rate", message: "Required" },
+    { path: "from", message: "Required" },
+  ]);
+  const wrong = body.safeParse({ amount: "12.345", floor: "1", rate: "5", from: "2026-01-01" });
+  assert(!wrong.success);
+  assertEquals(fieldIssues(wrong.error), [
+    { path: "amount", message: "Expected an amount with at most two decimals" },
+  ]);
 });

@@ -75,7 +75,11 @@ export function labelRoutes(deps: AppDeps): ApiRouter {
       access: "inventory.view",
       body: labelSheetBody,
       responses: {
-        200: { description: "The label sheet", contentType: "application/pdf" },
+        200: {
+          description: "The label sheet",
+          contentType: "application/pdf",
+          headers: ["Content-Disposition", "Cache-Control", "Vary"],
+        },
         404: {
           description:
             "Some product ids are unknown or deleted (named in `detail` and in `missing`)",
@@ -100,6 +104,7 @@ export function labelRoutes(deps: AppDeps): ApiRouter {
           description: "The label (application/pdf, or image/png when preferred)",
           contentType: "application/pdf",
           alternatives: { "image/png": "The label as a 300-dpi grayscale PNG" },
+          headers: ["Content-Disposition", "Cache-Control", "Vary"],
         },
       },
     }, async (c, { params, query }) => {

@@ -40,6 +40,7 @@ import type { MultipartPart } from "../../middleware/multipart.ts";
 import { ApiRouter, authenticate } from "../../route.ts";
 import { LEVEL_RULE, LINK_REVOCATION, noContent, TAG } from "./_shared.ts";
 import { STORED_FILE_HEADERS, storedFileResponse } from "../_stored_file.ts";
+import { STORED_MEDIA_TYPES } from "../../../domain/files/content_type.ts";
 import { uploadBodyLimit } from "../_uploads.ts";
 
 /** The form's one file part and the stored name (the `name` field, else the part's file name). */
@@ -173,7 +174,11 @@ export function storageFileRoutes(deps: AppDeps): ApiRouter {
       params: idParams,
       query: contentQuery,
       responses: {
-        200: { description: "The file content", contentType: "application/octet-stream" },
+        200: {
+          description: "The file content, in its stored type",
+          contentType: STORED_MEDIA_TYPES,
+          headers: ["Content-Disposition", "Cache-Control"],
+        },
       },
       errors: {
         401: ["unauthenticated", "user_disabled"],

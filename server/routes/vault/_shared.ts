@@ -7,6 +7,11 @@ export const VAULT_TAG = "Vault";
 
 export const noContent = (description: string) => ({ 204: { description } });
 
+/** The 204 of a route answered through `noStore`. */
+export const noStoreContent = (description: string) => ({
+  204: { description, headers: ["Cache-Control"] as const },
+});
+
 /** The errors of every route that needs the vault unlocked. */
 export const LOCKED = ["vault_locked", "vault_not_initialized"] as const;
 

@@ -40,7 +40,13 @@ export function vaultEntryRoutes(deps: AppDeps): ApiRouter {
       access: "vault.view",
       fullLogin: true,
       query: vaultEntryListQuery,
-      responses: { 200: { description: "A page", schema: listResponse(vaultEntrySchema) } },
+      responses: {
+        200: {
+          description: "A page",
+          schema: listResponse(vaultEntrySchema),
+          headers: ["Cache-Control"],
+        },
+      },
       errors: { 423: LOCKED },
     }, async (c, { query, actor }) => {
       c.header("Cache-Control", "no-store");
@@ -59,7 +65,13 @@ export function vaultEntryRoutes(deps: AppDeps): ApiRouter {
         access: "vault.edit",
         fullLogin: true,
         body: createVaultEntryBody,
-        responses: { 201: { description: "The entry", schema: vaultEntryDetailSchema } },
+        responses: {
+          201: {
+            description: "The entry",
+            schema: vaultEntryDetailSchema,
+            headers: ["Cache-Control"],
+          },
+        },
         errors: { 400: ["invalid_reference"], 423: LOCKED },
       },
       (c, { body, actor }) =>
@@ -74,7 +86,13 @@ export function vaultEntryRoutes(deps: AppDeps): ApiRouter {
       access: "vault.view",
       fullLogin: true,
       params: idParams,
-      responses: { 200: { description: "The entry", schema: vaultEntryDetailSchema } },
+      responses: {
+        200: {
+          description: "The entry",
+          schema: vaultEntryDetailSchema,
+          headers: ["Cache-Control"],
+        },
+      },
       errors: { 423: LOCKED },
     }, async (c, { params, actor }) => {
       c.header("Cache-Control", "no-store");
@@ -93,7 +111,13 @@ export function vaultEntryRoutes(deps: AppDeps): ApiRouter {
         fullLogin: true,
         params: idParams,
         body: updateVaultEntryBody,
-        responses: { 200: { description: "The entry", schema: vaultEntryDetailSchema } },
+        responses: {
+          200: {
+            description: "The entry",
+            schema: vaultEntryDetailSchema,
+            headers: ["Cache-Control"],
+          },
+        },
         errors: { 400: ["invalid_reference"], 423: LOCKED },
       },
       (c, { params, body, actor }) =>
@@ -130,7 +154,9 @@ export function vaultEntryRoutes(deps: AppDeps): ApiRouter {
         access: "vault.view",
         fullLogin: true,
         params: idParams,
-        responses: { 200: { description: "The secret", schema: revealSchema } },
+        responses: {
+          200: { description: "The secret", schema: revealSchema, headers: ["Cache-Control"] },
+        },
         errors: { 423: LOCKED },
       },
       (c, { params, actor }) =>

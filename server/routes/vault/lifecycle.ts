@@ -14,7 +14,7 @@ import {
   vaultStatusSchema,
 } from "../../../app/vault/vault_schemas.ts";
 import { ApiRouter } from "../../route.ts";
-import { NO_STORE_NOTE, noContent, noStore, VAULT_TAG } from "./_shared.ts";
+import { NO_STORE_NOTE, noContent, noStore, noStoreContent, VAULT_TAG } from "./_shared.ts";
 
 const PER_PROCESS =
   " The data key lives in this server process's memory only: a restart leaves the vault " +
@@ -51,7 +51,13 @@ export function vaultRoutes(deps: AppDeps): ApiRouter {
         access: "vault.admin",
         fullLogin: true,
         body: initializeVaultBody,
-        responses: { 201: { description: "Initialized and unlocked", schema: vaultStatusSchema } },
+        responses: {
+          201: {
+            description: "Initialized and unlocked",
+            schema: vaultStatusSchema,
+            headers: ["Cache-Control"],
+          },
+        },
         errors: { 409: ["already_initialized"] },
       },
       (c, { body, actor }) =>
@@ -72,7 +78,7 @@ export function vaultRoutes(deps: AppDeps): ApiRouter {
         access: "vault.view",
         fullLogin: true,
         body: unlockVaultBody,
-        responses: noContent("Unlocked"),
+        responses: noStoreContent("Unlocked"),
         errors: {
           400: ["invalid_master_password"],
           423: ["vault_not_initialized"],
@@ -113,7 +119,7 @@ export function vaultRoutes(deps: AppDeps): ApiRouter {
         access: "vault.admin",
         fullLogin: true,
         body: changeMasterPasswordBody,
-        responses: noContent("Changed"),
+        responses: noStoreContent("Changed"),
         errors: {
           400: ["invalid_master_password"],
           423: ["vault_locked", "vault_not_initialized"],
