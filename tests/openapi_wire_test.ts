@@ -118,7 +118,18 @@ Deno.test("downloads declare their real media types and Content-Disposition", ()
     const response = content(path);
     assertEquals(
       Object.keys(response.content).sort(),
-      ["application/pdf", "image/gif", "image/jpeg", "image/png", "image/webp", "text/plain"],
+      [
+        "application/pdf",
+        "application/vnd.oasis.opendocument.spreadsheet",
+        "application/vnd.oasis.opendocument.text",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "image/gif",
+        "image/jpeg",
+        "image/png",
+        "image/webp",
+        "text/plain",
+      ],
       path,
     );
     assert(response.headers["Content-Disposition"], path);

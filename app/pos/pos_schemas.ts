@@ -117,7 +117,7 @@ export const removeItemBody = z.strictObject({
     "Needed when removing the line raises the discount share beyond the threshold and the " +
       "share a manager approved",
   ),
-}).optional();
+}).optional().meta({ id: "RemoveTransactionItemBody" });
 
 export const discountBody = z.strictObject({
   kind: z.enum(["percent", "amount"]),
