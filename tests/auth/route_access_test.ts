@@ -86,6 +86,9 @@ Deno.test("public routes are exactly the documented ones", () => {
     /^\/v1\/files\/serve\/\*$/,
     // The storage hub's signed-URL downloads (API §11), likewise.
     /^\/v1\/storage\/files\/:id\/content$/,
+    // Printable receipts and shelf labels opened from a signed link (API §17), likewise.
+    /^\/v1\/transactions\/:id\/receipt\/print$/,
+    /^\/v1\/products\/:id\/label\/print$/,
   ];
   const unexpected = t.routes.filter((r) => r.spec.access === "public")
     .filter((r) => !allowed.some((pattern) => pattern.test(r.fullPath)))
