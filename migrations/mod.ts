@@ -29,6 +29,7 @@ import * as rentalEnrollmentNameSearch from "./20261203_100000_rental_enrollment
 import * as addRentalChargeBuyout from "./20261204_100000_add_rental_charge_buyout.ts";
 import * as addStorageAccessGeneration from "./20261204_120000_add_storage_access_generation.ts";
 import * as keyPinFailuresByUser from "./20261204_103000_key_pin_failures_by_user.ts";
+import * as addServerProcessStatus from "./20261205_100000_add_server_process_status.ts";
 
 export const migrations: Record<string, Migration> = {
   "20261121_090000_create_platform": createPlatform,
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   "20261204_100000_add_rental_charge_buyout": addRentalChargeBuyout,
   "20261204_103000_key_pin_failures_by_user": keyPinFailuresByUser,
   "20261204_120000_add_storage_access_generation": addStorageAccessGeneration,
+  "20261205_100000_add_server_process_status": addServerProcessStatus,
 };

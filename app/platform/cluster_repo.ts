@@ -21,7 +21,28 @@ export interface ProcessRecord {
   proof: string;
 }
 
-export async function registerProcess(db: Db, record: ProcessRecord): Promise<void> {
+/** What a process reports of itself (for `ops status`): where it is, and its vault's state. */
+export interface ProcessReport {
+  url: string | null;
+  pid: number;
+  host: string;
+  vaultUnlocked: boolean;
+}
+
+/** A live server process as `ops status` shows it. */
+export interface LiveServerRecord {
+  url: string | null;
+  pid: number | null;
+  host: string | null;
+  startedAt: Date;
+  vaultUnlocked: boolean;
+}
+
+export async function registerProcess(
+  db: Db,
+  record: ProcessRecord,
+  report: ProcessReport,
+): Promise<void> {
   await db.insertInto("server_processes")
     .values({
       id: record.processId,
@@ -29,15 +50,31 @@ export async function registerProcess(db: Db, record: ProcessRecord): Promise<vo
       proof: record.proof,
       started_at: sql<Date>`now()`,
       seen_at: sql<Date>`now()`,
+      url: report.url,
+      pid: report.pid,
+      host: report.host,
+      vault_unlocked: report.vaultUnlocked,
     })
-    .onConflict((oc) => oc.column("id").doUpdateSet({ seen_at: sql<Date>`now()` }))
+    .onConflict((oc) =>
+      oc.column("id").doUpdateSet({
+        seen_at: sql<Date>`now()`,
+        vault_unlocked: report.vaultUnlocked,
+      })
+    )
     .execute();
 }
 
-/** The heartbeat; false when the row is gone (removed as stale: register again). */
-export async function touchProcess(db: Db, processId: string): Promise<boolean> {
+/**
+ * The heartbeat (with the vault's state as it is now); false when the row is gone (removed as
+ * stale: register again).
+ */
+export async function touchProcess(
+  db: Db,
+  processId: string,
+  vaultUnlocked: boolean,
+): Promise<boolean> {
   const result = await db.updateTable("server_processes")
-    .set({ seen_at: sql<Date>`now()` })
+    .set({ seen_at: sql<Date>`now()`, vault_unlocked: vaultUnlocked })
     .where("id", "=", processId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
@@ -59,6 +96,22 @@ export async function listLiveProcesses(db: Db, exceptId: string): Promise<Proce
     .select(["id as processId", "public_key as publicKey", "proof"])
     .where("id", "<>", exceptId)
     .where("seen_at", ">", sql<Date>`now() - make_interval(secs => ${LIVE_WINDOW_SECONDS})`)
+    .execute();
+}
+
+/** Every process seen within the live window, the earliest started first. */
+export async function listLiveServers(db: Db): Promise<LiveServerRecord[]> {
+  return await db.selectFrom("server_processes")
+    .select([
+      "url",
+      "pid",
+      "host",
+      "started_at as startedAt",
+      "vault_unlocked as vaultUnlocked",
+    ])
+    .where("seen_at", ">", sql<Date>`now() - make_interval(secs => ${LIVE_WINDOW_SECONDS})`)
+    .orderBy("started_at")
+    .orderBy("url")
     .execute();
 }
 

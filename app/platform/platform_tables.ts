@@ -60,6 +60,11 @@ export interface ServerProcessTable {
   proof: string;
   started_at: Timestamp;
   seen_at: Timestamp;
+  /** Where it listens, its pid and host (null: registered by an older release). */
+  url: string | null;
+  pid: number | null;
+  host: string | null;
+  vault_unlocked: Generated<boolean>;
 }
 
 export interface PlatformTables {
