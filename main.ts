@@ -1,12 +1,14 @@
 /**
- * The server: load config → open the database → migrate and seed → serve. On SIGINT/SIGTERM
- * it refuses new requests, lets in-flight ones finish (up to 10 s), stops listening, closes
- * the database (a checkpoint on the embedded one) and exits 0. A start-up problem the user can
- * fix (configuration, a held data directory, an unreachable PostgreSQL) is one line on stderr
- * and exit 1.
+ * The server: load config (the environment over `shop.env`, app/config.ts) → check that the
+ * port is free → open the database → migrate and seed → serve. On SIGINT/SIGTERM it refuses
+ * new requests, lets in-flight ones finish (up to 10 s), stops listening, closes the database
+ * (a checkpoint on the embedded one) and exits 0. A start-up problem the user can fix
+ * (configuration, a port in use, a held or moved data directory, an unreachable PostgreSQL) is
+ * one line on stderr and exit 1, before anything is created.
  */
-import { ConfigError } from "./app/config.ts";
+import { ConfigError, loadShopConfig } from "./app/config.ts";
 import { DataDirLockedError } from "./app/db/data_dir_lock.ts";
+import { DataDirMovedError } from "./app/db/moved_marker.ts";
 import { DatabaseStartupError, startRuntime } from "./app/bootstrap.ts";
 import { type BackgroundJobs, startBackgroundJobs } from "./app/background.ts";
 import { hasAnyUser } from "./app/auth/users_repo.ts";
@@ -14,6 +16,7 @@ import { findStoreSetupGaps } from "./app/platform/store.ts";
 import type { AppDeps } from "./app/deps.ts";
 import { createApp } from "./server/app.ts";
 import { drainingHandler } from "./server/lifecycle.ts";
+import { assertCanListen, ListenError, portInUseMessage } from "./server/listen_check.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -54,15 +57,22 @@ function logStartupNotes(
   }
 }
 
+/** A start-up problem the user fixes: one line on stderr, exit 1. */
+function isStartupProblem(error: unknown): error is Error {
+  return error instanceof ConfigError || error instanceof ListenError ||
+    error instanceof DataDirLockedError || error instanceof DataDirMovedError ||
+    error instanceof DatabaseStartupError;
+}
+
 export async function serve(): Promise<void> {
   let runtime;
   try {
-    runtime = await startRuntime({ keepDevSecret: true });
+    const config = loadShopConfig();
+    // Before the database: a port in use must not leave a new data directory behind.
+    assertCanListen(config.host, config.port);
+    runtime = await startRuntime({ config, keepDevSecret: true });
   } catch (error) {
-    if (
-      error instanceof ConfigError || error instanceof DataDirLockedError ||
-      error instanceof DatabaseStartupError
-    ) {
+    if (isStartupProblem(error)) {
       console.error(error.message);
       Deno.exit(1);
     }
@@ -98,20 +108,37 @@ export async function serve(): Promise<void> {
   Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
   Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
   await new Promise((resolve) => setTimeout(resolve, 0));
-  const server = running.server = Deno.serve({
-    port: deps.config.port,
-    hostname: deps.config.host,
-    onListen: ({ hostname, port }) => {
-      const base = browsableUrl(hostname, port);
-      deps.logger.info("listening", {
-        url: `http://${hostname}:${port}`,
-        docs: `${base}/docs`,
-        database: deps.dbKind,
-      });
-      logStartupNotes(deps, base, noUserYet, setupGaps);
-    },
-  }, handler.fetch);
-  running.jobs = await startBackgroundJobs(runtime);
+  let address = { hostname: deps.config.host, port: deps.config.port };
+  let server: Deno.HttpServer;
+  try {
+    server = running.server = Deno.serve({
+      port: deps.config.port,
+      hostname: deps.config.host,
+      // Called before Deno.serve returns (the port PORT=0 picked).
+      onListen: (listening) => (address = listening),
+    }, handler.fetch);
+  } catch (error) {
+    // Taken between the check at start-up and now.
+    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    console.error(portInUseMessage(deps.config.host, deps.config.port));
+    await runtime.close();
+    Deno.exit(1);
+  }
+  const base = browsableUrl(address.hostname, address.port);
+  // Before the `listening` line: a command refused by the embedded database's lock from then
+  // on finds this server by it.
+  await runtime.announce(base).catch((error) =>
+    deps.logger.warn("could not record the URL in the data directory's lock", {
+      error: error instanceof Error ? error.message : String(error),
+    })
+  );
+  deps.logger.info("listening", {
+    url: `http://${address.hostname}:${address.port}`,
+    docs: `${base}/docs`,
+    database: deps.dbKind,
+  });
+  logStartupNotes(deps, base, noUserYet, setupGaps);
+  running.jobs = await startBackgroundJobs(runtime, { url: base });
   await server.finished;
 }
 

@@ -13,11 +13,15 @@ export interface BackgroundJobs {
   stop(): Promise<void>;
 }
 
-export async function startBackgroundJobs(runtime: Runtime): Promise<BackgroundJobs> {
+/** `url`: where the server listens (its row in the registry of processes says so). */
+export async function startBackgroundJobs(
+  runtime: Runtime,
+  options: { url?: string } = {},
+): Promise<BackgroundJobs> {
   const { deps } = runtime;
   const stops: Array<() => Promise<void>> = [];
   try {
-    await deps.cluster.join();
+    await deps.cluster.join({ url: options.url });
     stops.push(() => deps.cluster.leave());
   } catch (error) {
     // Alone, the process still serves; it just does not cache actors (app/auth/actor_cache.ts).

@@ -2,7 +2,7 @@
  * Start-up shared by the server and the CLI: config → logger → database (reachable, or one
  * line naming the fix) → development signing secret → (migrations + seeds) → deps.
  */
-import { type AppConfig, ConfigError, loadConfig } from "./config.ts";
+import { type AppConfig, ConfigError, loadShopConfig } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/connect.ts";
 import { errorCode } from "./db/db_errors.ts";
 import { migrateToLatest } from "./db/migrate.ts";
@@ -15,6 +15,11 @@ import { postgresLocation } from "./db/postgres_client.ts";
 
 export interface Runtime {
   deps: AppDeps;
+  /**
+   * The server listens at `url`: the embedded data directory's lock names it, so a command
+   * the lock refuses goes to this server (and names it).
+   */
+  announce(url: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,6 +32,8 @@ export interface RuntimeOptions {
    * none yet (the server does; other callers only use one that exists).
    */
   keepDevSecret?: boolean;
+  /** `ops restore --force` only: open an embedded data directory the shop moved away from. */
+  allowMoved?: boolean;
 }
 
 /** The server's logger: readable lines on a terminal, JSON otherwise (`LOG_FORMAT`). */
@@ -39,13 +46,14 @@ export function createServerLogger(config: AppConfig): Logger {
 }
 
 export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
-  let config = options.config ?? loadConfig(Deno.env.toObject());
+  let config = options.config ?? loadShopConfig();
   const logger = options.logger ?? createServerLogger(config);
   const handle = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
     statementTimeoutMs: config.dbStatementTimeoutMs,
+    allowMoved: options.allowMoved,
   });
   try {
     if (config.databaseUrl) await assertReachable(handle, config.databaseUrl);
@@ -64,7 +72,9 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     }
     if (options.migrate ?? config.migrateOnStart) {
       const applied = await migrateToLatest(handle.db);
-      if (applied.length > 0) logger.info("migrations applied", { migrations: applied });
+      if (applied.length > 0) {
+        logger.info("migrations applied", { count: applied.length, latest: applied.at(-1) });
+      }
       await runSeeds(handle.db);
     }
   } catch (error) {
@@ -82,6 +92,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   });
   return {
     deps,
+    announce: async (url) => await handle.announce?.(url),
     async close() {
       await deps.cluster.leave();
       await handle.close();

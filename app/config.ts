@@ -1,8 +1,15 @@
 /**
  * Environment → typed configuration, validated once at start-up (API §16).
  * Everything else receives `AppConfig`; nothing below reads `Deno.env` directly.
+ *
+ * Where the settings come from, for the server (`deno task start`) and every `ops` command
+ * alike ({@link loadShopConfig}): the process environment, then the shop's settings file
+ * (`shop.env` in the working directory, or the file `SHOP_ENV_FILE` names; app/settings_file.ts),
+ * then the defaults. A variable set in the environment wins over the file even when empty
+ * (`DATABASE_URL= …` means "no DATABASE_URL" whatever the file says).
  */
 import { z } from "zod";
+import { parseSettings, readSettingsText } from "./settings_file.ts";
 
 const booleanFlag = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) =>
   v === "true" || v === "1" || v === "yes"
@@ -90,6 +97,50 @@ export class ConfigError extends Error {
  */
 export function defaultPoolSize(cores = navigator.hardwareConcurrency || 2): number {
   return Math.max(4, 2 * cores);
+}
+
+/** The settings file of the shop, unless `SHOP_ENV_FILE` names another. */
+export const SETTINGS_FILE = "shop.env";
+
+/** The variables a settings file may set: the configuration's own. */
+const SETTING_NAMES: ReadonlySet<string> = new Set(Object.keys(envSchema.shape));
+
+/** The path of the settings file for this process environment (it need not exist). */
+export function settingsFilePath(processEnv: Record<string, string | undefined>): string {
+  return processEnv["SHOP_ENV_FILE"] || SETTINGS_FILE;
+}
+
+/**
+ * The process environment over the settings file: the one place the server and `ops` take
+ * their settings from. A malformed file, or a name in it that is no setting, is a
+ * `ConfigError` naming the file and line.
+ */
+export function shopEnvironment(
+  processEnv: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  const path = settingsFilePath(processEnv);
+  let text: string | undefined;
+  try {
+    text = readSettingsText(path);
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot read the settings file ${path}: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+  if (text === undefined) return processEnv;
+  const { values, problems } = parseSettings(text, SETTING_NAMES);
+  if (problems.length > 0) {
+    const lines = problems.map((p) => `  ${path}:${p.line}: ${p.message}`);
+    throw new ConfigError(`Invalid settings file:\n${lines.join("\n")}`);
+  }
+  return { ...values, ...processEnv };
+}
+
+/** The configuration of the server and of `ops`: {@link shopEnvironment}, checked. */
+export function loadShopConfig(
+  processEnv: Record<string, string | undefined> = Deno.env.toObject(),
+): AppConfig {
+  return loadConfig(shopEnvironment(processEnv));
 }
 
 /** Parses and checks the environment; throws `ConfigError` with every problem listed. */

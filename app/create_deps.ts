@@ -53,6 +53,8 @@ export function createDeps(input: DepsInput): AppDeps {
     secret: input.config.jwtSecret,
     logger: input.logger,
     ids,
+    // Read when the process reports itself (joined: `deps` exists by then).
+    vaultUnlocked: () => deps.vaultKeys.current() !== undefined,
   });
   const actors = createActorCache(input.db, { trusted: cluster.cachesTrusted });
   const storeZone = createStoreZoneCache(input.db, cluster.cachesTrusted);
@@ -87,7 +89,11 @@ export function createDeps(input: DepsInput): AppDeps {
     // The copies of account and member names the rentals and enrollments searches read.
     nameCopies: allNameCopies([rentalNameCopies, enrollmentNameCopies]),
     // A member that stops hearing the others drops the key: it could miss a lock.
-    vaultKeys: createVaultKeyring(() => !cluster.joined || cluster.cachesTrusted()),
+    // Its state is in the process's row at once (`ops status` reads it there).
+    vaultKeys: createVaultKeyring(
+      () => !cluster.joined || cluster.cachesTrusted(),
+      () => void cluster.report(),
+    ),
     startedAt: clock.now(),
     version: APP_VERSION,
   };

@@ -97,6 +97,8 @@ export async function startServer(
     LOG_LEVEL: "warn",
     JWT_SECRET,
     APP_ENV: "development",
+    // A developer's shop.env (README: Configuration) stays out of the measurement.
+    SHOP_ENV_FILE: "/dev/null",
     ...POOL_SIZE_ENV,
   });
   children.push(child);

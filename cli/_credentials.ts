@@ -68,11 +68,18 @@ export interface Session {
   expiresAt?: string;
 }
 
-/** The server URL and token to use: OPS_SERVER / OPS_TOKEN over the stored login. */
-export async function currentSession(): Promise<Session> {
+/**
+ * The server URL and token to use: OPS_SERVER / OPS_TOKEN over the stored login. With
+ * `target` (the server a command must reach), the stored token only if it was issued there.
+ */
+export async function currentSession(target?: string): Promise<Session> {
   const stored = await loadCredentials();
   const envServer = Deno.env.get("OPS_SERVER");
-  const server = envServer ? normalizeServer(envServer) : stored?.server;
+  const server = target
+    ? normalizeServer(target)
+    : envServer
+    ? normalizeServer(envServer)
+    : stored?.server;
   const envToken = Deno.env.get("OPS_TOKEN");
   if (envToken) return { server, token: envToken, source: "env" };
   if (stored && stored.server === server) {

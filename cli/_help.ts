@@ -9,6 +9,7 @@ import { oneLine } from "./_errors.ts";
 const ENVIRONMENT: Record<string, string> = {
   DATABASE_URL: "postgres://… of a PostgreSQL database; unset: the embedded one in DATA_DIR",
   DATA_DIR: "the embedded database (DATA_DIR/pgdata; default ./data)",
+  SHOP_ENV_FILE: "the settings file (default ./shop.env): the server's variables not set here",
   OPS_SERVER: "a server URL: business commands go through it (instead of the database)",
   OPS_TOKEN: "a bearer token for OPS_SERVER (instead of the stored login)",
   OPS_CONFIG_DIR: "where `ops login` keeps its token (default ~/.config/shop-ops)",
@@ -21,12 +22,13 @@ const ENVIRONMENT: Record<string, string> = {
 export const BUSINESS_ENV = [
   "DATABASE_URL",
   "DATA_DIR",
+  "SHOP_ENV_FILE",
   "OPS_SERVER",
   "OPS_TOKEN",
   "OPS_CONFIG_DIR",
 ];
 /** The variables of a command that works on the database only. */
-export const DATABASE_ENV = ["DATABASE_URL", "DATA_DIR"];
+export const DATABASE_ENV = ["DATABASE_URL", "DATA_DIR", "SHOP_ENV_FILE"];
 /** The variables of a command that talks to a server only. */
 export const SERVER_ENV = ["OPS_SERVER", "OPS_TOKEN", "OPS_CONFIG_DIR"];
 

@@ -155,6 +155,14 @@ export function outputFormat(options: { json?: boolean; format?: string }): Outp
   return format === "json" || format === "csv" ? format : "table";
 }
 
+/** A size for people: `512 B`, `40.2 KiB`, `12.3 MiB`, `1.25 GiB`. */
+export function byteSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}
+
 /** An instant in the store's time zone for people: `2026-11-21 16:04 (Europe/Berlin)`. */
 export function storeTime(iso: string | Date, timeZone: string): string {
   const instant = iso instanceof Date ? iso : new Date(iso);

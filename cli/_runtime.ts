@@ -5,9 +5,14 @@
  * `ops migrate up` may create the embedded one. Logs go to stderr (stdout is for data), and
  * only errors unless LOG_LEVEL=debug.
  */
-import { type AppConfig, loadConfig } from "../app/config.ts";
+import { type AppConfig, loadShopConfig } from "../app/config.ts";
 import { startRuntime } from "../app/bootstrap.ts";
-import { DataDirLockedError } from "../app/db/data_dir_lock.ts";
+import {
+  type DataDirHolder,
+  DataDirLockedError,
+  findDataDirHolder,
+} from "../app/db/data_dir_lock.ts";
+import { assertNotMoved } from "../app/db/moved_marker.ts";
 import { migrationStatus } from "../app/db/migrate.ts";
 import type { AppDeps } from "../app/deps.ts";
 import { createLogger } from "../app/logger.ts";
@@ -20,27 +25,43 @@ export interface RuntimeOptions {
   create?: boolean;
   /** Refuse a database with pending migrations (default: true). */
   requireMigrated?: boolean;
+  /** `ops restore --force` only: open an embedded database the shop moved away from. */
+  allowMoved?: boolean;
 }
 
 /** Refused because another process (a running server) holds the embedded database. */
 export class DatabaseBusyError extends CliError {
   readonly pid: number;
+  /** Where the holder listens (a server that announced itself in the lock). */
+  readonly url: string | undefined;
   readonly dataDir: string;
   constructor(cause: DataDirLockedError, dataDir: string) {
+    const who = cause.url
+      ? `pid ${cause.pid}, the server at ${cause.url}`
+      : `pid ${cause.pid}, a running server?`;
     super(
       `The embedded database in DATA_DIR "${dataDir}" is in use by another process ` +
-        `(pid ${cause.pid}, a running server?): this command works on the database directly, ` +
+        `(${who}): this command works on the database directly, ` +
         "so stop that process first (or run it with DATABASE_URL when the server uses PostgreSQL)",
       { cause },
     );
     this.name = "DatabaseBusyError";
     this.pid = cause.pid;
+    this.url = cause.url;
     this.dataDir = dataDir;
   }
 }
 
+/** The settings of the server and of `ops`: the environment over `shop.env` (app/config.ts). */
 export function cliConfig(): AppConfig {
-  return loadConfig(Deno.env.toObject());
+  return loadShopConfig();
+}
+
+/** The running server that holds the embedded database, if one does (none with DATABASE_URL). */
+export async function embeddedHolder(
+  config: AppConfig = cliConfig(),
+): Promise<DataDirHolder | undefined> {
+  return config.databaseUrl ? undefined : await findDataDirHolder(config.dataDir);
 }
 
 /** Where the embedded database of `config` lives (undefined with DATABASE_URL). */
@@ -93,6 +114,7 @@ export async function withRuntime<T>(
 ): Promise<T> {
   const config = cliConfig();
   const pgdata = embeddedPath(config);
+  if (pgdata && !options.allowMoved) await assertNotMoved(config.dataDir);
   if (pgdata && !options.create && !(await exists(`${pgdata}/PG_VERSION`))) {
     throw new CliError(
       `There is no database in DATA_DIR "${config.dataDir}" (no ${pgdata}): start the server ` +
@@ -106,7 +128,12 @@ export async function withRuntime<T>(
   );
   let runtime;
   try {
-    runtime = await startRuntime({ config, logger, migrate: false });
+    runtime = await startRuntime({
+      config,
+      logger,
+      migrate: false,
+      allowMoved: options.allowMoved,
+    });
   } catch (error) {
     if (error instanceof DataDirLockedError) throw new DatabaseBusyError(error, config.dataDir);
     throw error;

@@ -4,15 +4,15 @@
  *    login when it was made for that server);
  * 2. otherwise on the database directly (`DATABASE_URL`, or the embedded one in `DATA_DIR`);
  * 3. when a running server holds the embedded database → through that server's API with the
- *    stored login (or `OPS_TOKEN`), at the stored login's server URL.
+ *    stored login (or `OPS_TOKEN`), at the URL the server wrote into the database's lock.
  * Without a token the command fails with one line naming `ops login` — except where a command
  * has an anonymous way (`ops user create` registers the very first user).
  */
 import type { AppDeps } from "../app/deps.ts";
 import { ApiClient } from "./_api.ts";
-import { currentSession } from "./_credentials.ts";
+import { currentSession, loadCredentials, normalizeServer, type Session } from "./_credentials.ts";
 import { CliError } from "./_errors.ts";
-import { cliConfig, DatabaseBusyError, withRuntime } from "./_runtime.ts";
+import { cliConfig, DatabaseBusyError, embeddedHolder, withRuntime } from "./_runtime.ts";
 
 export interface Ways<T> {
   /** On the database directly, through the use cases (actor: the system). */
@@ -23,9 +23,23 @@ export interface Ways<T> {
   anonymous?(api: ApiClient): Promise<T>;
 }
 
-/** The URL of the local server when nothing names one: the configured PUBLIC_URL / HOST:PORT. */
-function localServerUrl(): string {
-  return cliConfig().publicUrl;
+/**
+ * The server a command that goes through one talks to: `OPS_SERVER`; else the server holding
+ * the embedded database (its lock names its URL); else the stored login's; else this
+ * machine's as configured (PUBLIC_URL, or HOST:PORT).
+ */
+export async function targetServer(): Promise<string> {
+  const named = Deno.env.get("OPS_SERVER");
+  if (named) return normalizeServer(named);
+  const holder = await embeddedHolder();
+  if (holder?.url) return holder.url;
+  return (await loadCredentials())?.server ?? cliConfig().publicUrl;
+}
+
+/** {@link targetServer} with the token for it (OPS_TOKEN, or the login stored for it). */
+export async function targetSession(): Promise<Session & { server: string }> {
+  const server = await targetServer();
+  return { ...(await currentSession(server)), server };
 }
 
 /** Runs the command where the rule above says. */
@@ -40,8 +54,8 @@ export async function run<T>(ways: Ways<T>): Promise<T> {
 }
 
 async function throughServer<T>(ways: Ways<T>, busy?: DatabaseBusyError): Promise<T> {
-  const session = await currentSession();
-  const server = session.server ?? localServerUrl();
+  const session = busy?.url ? await currentSession(busy.url) : await targetSession();
+  const server = session.server ?? cliConfig().publicUrl;
   if (!session.token) {
     if (ways.anonymous) return await ways.anonymous(new ApiClient(server));
     const held = busy

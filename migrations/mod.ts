@@ -32,7 +32,7 @@ import * as keyPinFailuresByUser from "./20261204_103000_key_pin_failures_by_use
 import * as addTransactionDiscountApproval from "./20261204_110000_add_transaction_discount_approval.ts";
 import * as addStorageAccessGeneration from "./20261204_120000_add_storage_access_generation.ts";
 import * as addRepairLineStock from "./20261204_130000_add_repair_line_stock.ts";
-import * as addServerProcessHost from "./20261205_110000_add_server_process_host.ts";
+import * as addServerProcessStatus from "./20261205_100000_add_server_process_status.ts";
 import * as addTransactionExemptionCertificate from "./20261205_130000_add_transaction_exemption_certificate.ts";
 import * as addPendingVoidIndex from "./20261205_140000_add_pending_void_index.ts";
 
@@ -66,7 +66,7 @@ export const migrations: Record<string, Migration> = {
   "20261204_110000_add_transaction_discount_approval": addTransactionDiscountApproval,
   "20261204_120000_add_storage_access_generation": addStorageAccessGeneration,
   "20261204_130000_add_repair_line_stock": addRepairLineStock,
-  "20261205_110000_add_server_process_host": addServerProcessHost,
+  "20261205_100000_add_server_process_status": addServerProcessStatus,
   "20261205_130000_add_transaction_exemption_certificate": addTransactionExemptionCertificate,
   "20261205_140000_add_pending_void_index": addPendingVoidIndex,
 };

@@ -47,7 +47,7 @@ async function ops(cliArgs: string[], env: Record<string, string>): Promise<void
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "cli/main.ts", ...cliArgs],
     cwd: ROOT,
-    env: { ...base, NO_COLOR: "1", ...env },
+    env: { ...base, NO_COLOR: "1", SHOP_ENV_FILE: "/dev/null", ...env },
     clearEnv: true,
     stdout: "piped",
     stderr: "piped",

@@ -1,10 +1,13 @@
 /**
  * `ops status` / `GET /v1/status` (API §16): the database engine and size, the schema
  * (migration) version, the vault's state, the last backup (recorded by backup_runs.ts) and the
- * outbox's backlog.
+ * outbox's backlog. On the database directly (`ops status` with DATABASE_URL), also the server
+ * processes running on it and their vault, as each reports itself in the registry of live
+ * processes (app/platform/cluster.ts).
  */
 import { migrationStatus } from "../db/migrate.ts";
 import type { AppDeps } from "../deps.ts";
+import { listLiveServers } from "../platform/cluster_repo.ts";
 import { vaultStatus } from "../vault/vault.ts";
 import {
   type BackupRunRecord,
@@ -38,4 +41,36 @@ export async function shopStatus(
     outbox: await countOutboxBacklog(deps.db),
     version: deps.version,
   };
+}
+
+/** A live server process as it reports itself. */
+export interface RunningServer {
+  /** Where it listens (null: a process of an older release). */
+  url: string | null;
+  pid: number | null;
+  host: string | null;
+  startedAt: string;
+  vaultUnlocked: boolean;
+}
+
+export interface DatabaseStatus extends ShopStatus {
+  /** The server processes running on this database (PostgreSQL; none on the embedded one). */
+  servers: RunningServer[];
+}
+
+/**
+ * The status seen from outside every server (`ops status` on the database directly): the vault
+ * is unlocked when a live server process says its key is in its memory (this process never
+ * holds one).
+ */
+export async function databaseStatus(
+  deps: Pick<AppDeps, "db" | "dbKind" | "vaultKeys" | "version">,
+): Promise<DatabaseStatus> {
+  const status = await shopStatus(deps);
+  const servers = (await listLiveServers(deps.db)).map((s) => ({
+    ...s,
+    startedAt: new Date(s.startedAt).toISOString(),
+  }));
+  const unlocked = status.vault.initialized && servers.some((s) => s.vaultUnlocked);
+  return { ...status, vault: { ...status.vault, locked: !unlocked }, servers };
 }

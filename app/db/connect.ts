@@ -16,6 +16,7 @@ import type { Database } from "./database.ts";
 import { SerializedPGliteDialect } from "./pglite_dialect.ts";
 import { RequestTransactionDialect } from "./transaction.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
+import { assertNotMoved } from "./moved_marker.ts";
 
 export interface DatabaseOptions {
   databaseUrl?: string;
@@ -34,6 +35,11 @@ export interface DatabaseOptions {
   loadDataDir?: TarArchive;
   poolSize?: number;
   statementTimeoutMs?: number;
+  /**
+   * Embedded only: open a data directory whose shop moved away (`DATA_DIR/MOVED`,
+   * moved_marker.ts) — `ops restore --force` replacing that old copy. Otherwise refused.
+   */
+  allowMoved?: boolean;
 }
 
 /** A tarball of a data directory, as PGlite reads one (`loadDataDir`). */
@@ -76,6 +82,8 @@ export interface DatabaseHandle {
   /** PostgreSQL only: notifications between the processes sharing the database. */
   listener?: NotificationListener;
   close(): Promise<void>;
+  /** Embedded only: records in the data directory's lock where this process (a server) listens. */
+  announce?(url: string): Promise<void>;
   /**
    * Embedded only: a gzipped tarball of the data directory after a checkpoint (gunzipped, it is
    * a `loadDataDir`). Call it when no query is running.
@@ -242,6 +250,7 @@ async function openEmbedded(options: DatabaseOptions): Promise<DatabaseHandle> {
   }
   if (!options.inMemory) {
     const dataDir = options.dataDir ?? "./data";
+    if (!options.allowMoved) await assertNotMoved(dataDir);
     await Deno.mkdir(dataDir, { recursive: true });
     lock = await acquireDataDirLock(dataDir);
     dataPath = `${dataDir.replace(/\/+$/, "")}/pgdata`;
@@ -268,6 +277,7 @@ async function openEmbedded(options: DatabaseOptions): Promise<DatabaseHandle> {
     return {
       db,
       kind: "embedded",
+      announce: async (url) => await lock?.announce(url),
       async dumpDataDir() {
         await sql`CHECKPOINT`.execute(db);
         return await pglite.dumpDataDir("gzip");

@@ -108,7 +108,12 @@ export function startOutboxWorker(
   const transport = options.transport ??
     (deps.config.smtpUrl ? smtpTransport(deps.config.smtpUrl) : undefined);
   if (!transport) {
-    deps.logger.info("SMTP_URL is not set: emails stay in the outbox");
+    if (deps.config.env === "production") {
+      deps.logger.warn(
+        "SMTP_URL is not set: no email goes out (password resets, repair pickups, reminders " +
+          "stay in the outbox); set SMTP_URL and MAIL_FROM",
+      );
+    } else deps.logger.info("SMTP_URL is not set: emails stay in the outbox");
     return undefined;
   }
   const intervalMs = options.intervalMs ?? 5000;

@@ -82,7 +82,10 @@ export interface Cluster {
   verifiedPeer(processId: string): Promise<ProcessRecord | undefined>;
   /** The key this member shares with a verified peer (undefined before `join()`). */
   pairKey(peer: ProcessRecord): Promise<CryptoKey | undefined>;
-  join(): Promise<void>;
+  /** Registers this process (listening at `url`, for `ops status`) and starts its heartbeat. */
+  join(options?: { url?: string }): Promise<void>;
+  /** Writes this member's state (`ClusterInput.vaultUnlocked`) to its row now (joined only). */
+  report(): Promise<void>;
   leave(): Promise<void>;
   readonly joined: boolean;
 }
@@ -95,6 +98,8 @@ export interface ClusterInput {
   secret: string | undefined;
   logger: Logger;
   ids: Ids;
+  /** This process's vault state, reported in its row (for `ops status`); default: locked. */
+  vaultUnlocked?: () => boolean;
 }
 
 /**
@@ -118,9 +123,9 @@ export async function tellOthersAfterCommit(
 
 export function createCluster(input: ClusterInput): Cluster {
   const { db, listener, logger } = input;
+  const vaultUnlocked = () => input.vaultUnlocked?.() ?? false;
+  let url: string | null = null;
   const processId = input.ids.uuid();
-  // Registered with the row, so whoever must stop this process can find it.
-  const here = { host: Deno.hostname(), pid: Deno.pid };
   const handlers = new Map<string, MessageHandler>();
   const resets: Array<() => void> = [];
   const waiting = new Map<number, { missing: Set<string>; done: () => void }>();
@@ -230,8 +235,8 @@ export function createCluster(input: ClusterInput): Cluster {
 
   async function beat(): Promise<void> {
     try {
-      if (!(await touchProcess(db, processId)) && identity) {
-        await registerProcess(db, identity, here);
+      if (!(await touchProcess(db, processId, vaultUnlocked())) && identity) {
+        await registerProcess(db, identity, ownReport());
       }
       lastBeat = performance.now();
       noteTrust();
@@ -245,6 +250,10 @@ export function createCluster(input: ClusterInput): Cluster {
         error: error instanceof Error ? error.message : String(error),
       });
     }
+  }
+
+  function ownReport() {
+    return { url, pid: Deno.pid, host: Deno.hostname(), vaultUnlocked: vaultUnlocked() };
   }
 
   async function verify(record: ProcessRecord): Promise<boolean> {
@@ -319,8 +328,9 @@ export function createCluster(input: ClusterInput): Cluster {
       return identity ? await derivePairKey(identity, peer) : undefined;
     },
 
-    async join() {
+    async join(options = {}) {
       if (!listener || joined) return;
+      url = options.url ?? null;
       const k = key();
       // Without a shared secret no peer can be verified: the process joins without a key.
       identity = await createPeerIdentity(
@@ -328,10 +338,19 @@ export function createCluster(input: ClusterInput): Cluster {
         k ? await k : await deriveClusterKey(processId),
       );
       await ensureListening();
-      await registerProcess(db, identity, here);
+      await registerProcess(db, identity, ownReport());
       joined = true;
       await beat();
       heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);
+    },
+
+    async report() {
+      if (!joined) return;
+      await touchProcess(db, processId, vaultUnlocked()).catch((error) =>
+        logger.warn("cluster report failed", {
+          error: error instanceof Error ? error.message : String(error),
+        })
+      );
     },
 
     async leave() {

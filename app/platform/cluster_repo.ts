@@ -21,16 +21,27 @@ export interface ProcessRecord {
   proof: string;
 }
 
-/** Where a process runs, for people who must find it (`ops restore` names live servers). */
-export interface ProcessPlace {
-  host: string;
+/** What a process reports of itself (for `ops status`): where it is, and its vault's state. */
+export interface ProcessReport {
+  url: string | null;
   pid: number;
+  host: string;
+  vaultUnlocked: boolean;
+}
+
+/** A live server process as `ops status` shows it. */
+export interface LiveServerRecord {
+  url: string | null;
+  pid: number | null;
+  host: string | null;
+  startedAt: Date;
+  vaultUnlocked: boolean;
 }
 
 export async function registerProcess(
   db: Db,
   record: ProcessRecord,
-  place: ProcessPlace,
+  report: ProcessReport,
 ): Promise<void> {
   await db.insertInto("server_processes")
     .values({
@@ -41,15 +52,31 @@ export async function registerProcess(
       pid: place.pid,
       started_at: sql<Date>`now()`,
       seen_at: sql<Date>`now()`,
+      url: report.url,
+      pid: report.pid,
+      host: report.host,
+      vault_unlocked: report.vaultUnlocked,
     })
-    .onConflict((oc) => oc.column("id").doUpdateSet({ seen_at: sql<Date>`now()` }))
+    .onConflict((oc) =>
+      oc.column("id").doUpdateSet({
+        seen_at: sql<Date>`now()`,
+        vault_unlocked: report.vaultUnlocked,
+      })
+    )
     .execute();
 }
 
-/** The heartbeat; false when the row is gone (removed as stale: register again). */
-export async function touchProcess(db: Db, processId: string): Promise<boolean> {
+/**
+ * The heartbeat (with the vault's state as it is now); false when the row is gone (removed as
+ * stale: register again).
+ */
+export async function touchProcess(
+  db: Db,
+  processId: string,
+  vaultUnlocked: boolean,
+): Promise<boolean> {
   const result = await db.updateTable("server_processes")
-    .set({ seen_at: sql<Date>`now()` })
+    .set({ seen_at: sql<Date>`now()`, vault_unlocked: vaultUnlocked })
     .where("id", "=", processId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
@@ -71,6 +98,22 @@ export async function listLiveProcesses(db: Db, exceptId: string): Promise<Proce
     .select(["id as processId", "public_key as publicKey", "proof"])
     .where("id", "<>", exceptId)
     .where("seen_at", ">", sql<Date>`now() - make_interval(secs => ${LIVE_WINDOW_SECONDS})`)
+    .execute();
+}
+
+/** Every process seen within the live window, the earliest started first. */
+export async function listLiveServers(db: Db): Promise<LiveServerRecord[]> {
+  return await db.selectFrom("server_processes")
+    .select([
+      "url",
+      "pid",
+      "host",
+      "started_at as startedAt",
+      "vault_unlocked as vaultUnlocked",
+    ])
+    .where("seen_at", ">", sql<Date>`now() - make_interval(secs => ${LIVE_WINDOW_SECONDS})`)
+    .orderBy("started_at")
+    .orderBy("url")
     .execute();
 }
 

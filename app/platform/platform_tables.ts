@@ -60,9 +60,11 @@ export interface ServerProcessTable {
   proof: string;
   started_at: Timestamp;
   seen_at: Timestamp;
-  /** Where it runs (null for rows written before these columns were added). */
-  host: string | null;
+  /** Where it listens, its pid and host (null: registered by an older release). */
+  url: string | null;
   pid: number | null;
+  host: string | null;
+  vault_unlocked: Generated<boolean>;
 }
 
 export interface PlatformTables {

@@ -30,15 +30,22 @@ export interface VaultKeyring {
 
 /**
  * `stillValid`: checked on every read; when it turns false the key is dropped (a member of a
- * cluster that stopped hearing the others could miss a lock).
+ * cluster that stopped hearing the others could miss a lock). `onChange` runs after every
+ * unlock and lock (the process reports its vault's state, app/platform/cluster.ts).
  */
-export function createVaultKeyring(stillValid: () => boolean = () => true): VaultKeyring {
+export function createVaultKeyring(
+  stillValid: () => boolean = () => true,
+  onChange: () => void = () => {},
+): VaultKeyring {
   const slot: { held: HeldKey | undefined; transferable: HeldKey | undefined } = {
     held: undefined,
     transferable: undefined,
   };
   const check = () => {
-    if (slot.held && !stillValid()) slot.held = slot.transferable = undefined;
+    if (slot.held && !stillValid()) {
+      slot.held = slot.transferable = undefined;
+      onChange();
+    }
   };
   return {
     current() {
@@ -56,9 +63,12 @@ export function createVaultKeyring(stillValid: () => boolean = () => true): Vaul
       }
       slot.held = { key, keyId };
       slot.transferable = transferable && { key: transferable, keyId };
+      onChange();
     },
     forget() {
+      const had = slot.held !== undefined;
       slot.held = slot.transferable = undefined;
+      if (had) onChange();
     },
   };
 }

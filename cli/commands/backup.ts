@@ -12,6 +12,8 @@
  * `restore` works on the database directly (DATABASE_URL, or the embedded one in DATA_DIR,
  * which it creates when there is none) and FILES_DIR: the archive is checked before anything
  * is opened; a non-empty target needs `--force` (confirmed on a terminal, `--yes` otherwise).
+ * `--move` then makes the target the shop's database (`shop.env`, and a `MOVED` marker in the
+ * embedded data directory left behind: ./_move.ts).
  * It has no way through the server: whoever runs it holds the database's own credentials (or
  * its directory), which no permission of the shop's can narrow; it is audited in the restored
  * database as `backup.restored` (app/backup/restore.ts).
@@ -26,11 +28,19 @@ import { defaultBackupName, type Manifest } from "../../domain/backup/archive_fo
 import { assertCanConfirm, confirm } from "../_confirm.ts";
 import { CliError } from "../_errors.ts";
 import { BUSINESS_ENV, DATABASE_ENV, describe } from "../_help.ts";
-import { outputFormat, printRows, printText, withFormatOptions } from "../_output.ts";
+import {
+  byteSize,
+  outputFormat,
+  printNote,
+  printRows,
+  printText,
+  withFormatOptions,
+} from "../_output.ts";
 import { progressBar, withActivity } from "../_progress.ts";
-import { databaseLabel, withRuntime } from "../_runtime.ts";
+import { cliConfig, databaseLabel, withRuntime } from "../_runtime.ts";
 import { run } from "../_transport.ts";
 import { registerStatus } from "./status.ts";
+import { completeMove, planMove } from "./_move.ts";
 
 /**
  * Where archives go without `--out`: a folder of their own in the current directory (the
@@ -47,6 +57,7 @@ interface BackupOptions {
 
 interface RestoreOptions {
   force?: boolean;
+  move?: boolean;
   yes?: boolean;
   json?: boolean;
   format?: string;
@@ -72,13 +83,6 @@ function summarize(file: string, manifest: Manifest, bytes: number, seconds: num
     seconds: Math.round(seconds * 100) / 100,
     schemaVersion: manifest.migrations.at(-1) ?? "",
   };
-}
-
-function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }
 
 const COLUMNS = [
@@ -201,7 +205,7 @@ export function registerBackupCommands(program: Command): void {
       summary,
       format,
       `Backup written to ${summary.file}: ${summary.tables} tables, ${summary.rows} rows, ` +
-        `${summary.files} files, ${size(summary.bytes)} in ${summary.seconds.toFixed(1)} s ` +
+        `${summary.files} files, ${byteSize(summary.bytes)} in ${summary.seconds.toFixed(1)} s ` +
         `(schema ${summary.schemaVersion}). Keep it private: it holds password hashes.`,
     );
   });
@@ -223,7 +227,12 @@ export function registerBackupCommands(program: Command): void {
       )
       .argument("<file>", "the archive")
       .option("--force", "replace whatever the target holds (asks first; --yes in scripts)")
-      .option("-y, --yes", "do not ask before replacing (with --force)"),
+      .option("-y, --yes", "do not ask before replacing (with --force)")
+      .option(
+        "--move",
+        "then make the target the shop's database: write its DATABASE_URL/DATA_DIR/FILES_DIR " +
+          "into shop.env and mark the embedded DATA_DIR left behind as moved (DATA_DIR/MOVED)",
+      ),
   ).action(async (path: string, options: RestoreOptions) => {
     const format = outputFormat(options);
     const started = performance.now();
@@ -231,6 +240,8 @@ export function registerBackupCommands(program: Command): void {
     if (options.force) assertCanConfirm({ yes: options.yes, command: "ops restore --force" });
     const stat = await Deno.stat(file).catch(() => undefined);
     if (!stat?.isFile) throw new CliError(`Cannot read ${file}: no such file`);
+    const target = cliConfig();
+    const move = options.move ? await planMove(target) : undefined;
     const manifest = await withActivity(
       `Checking ${file}`,
       () => verifyArchive(() => openArchive(file), file),
@@ -239,7 +250,8 @@ export function registerBackupCommands(program: Command): void {
     let result;
     try {
       result = await withRuntime(
-        { create: true, requireMigrated: false },
+        // --force may replace an old copy the shop moved away from (going back to it).
+        { create: true, requireMigrated: false, allowMoved: options.force },
         (deps) =>
           restoreArchive(deps, () => openArchive(file), {
             label: file,
@@ -273,11 +285,15 @@ export function registerBackupCommands(program: Command): void {
         `files in ${summary.seconds.toFixed(1)} s (schema ${summary.schemaVersion}${migrated})` +
         (result.replaced ? "; the previous contents were replaced." : "."),
     );
+    if (move) {
+      for (const note of await completeMove(move, target, new Date())) printNote(note);
+    }
   });
   describe(restore, {
     examples: [
       "deno task ops restore shop.backup --force --yes   # replace the embedded database",
       "DATABASE_URL=postgres://postgres@127.0.0.1:5432/shop deno task ops restore shop.backup",
+      "DATABASE_URL=postgres://postgres@127.0.0.1:5432/shop deno task ops restore move.backup --move",
     ],
     env: DATABASE_ENV,
   });

@@ -27,8 +27,7 @@ import {
   withFormatOptions,
 } from "../_output.ts";
 import { readSecret } from "../_secrets.ts";
-import { cliConfig } from "../_runtime.ts";
-import { storeTimezoneVia } from "../_transport.ts";
+import { storeTimezoneVia, targetServer } from "../_transport.ts";
 
 export interface LoginOptions {
   server?: string;
@@ -44,12 +43,12 @@ export interface LoginResult {
   path: string;
 }
 
-/** The server to log in to: --server, OPS_SERVER, the stored login's, else this machine's. */
+/**
+ * The server to log in to: --server, else OPS_SERVER, the server holding the embedded
+ * database, the stored login's, this machine's (cli/_transport.ts).
+ */
 async function serverFor(option: string | undefined): Promise<string> {
-  const server = normalizeServer(
-    option ?? Deno.env.get("OPS_SERVER") ?? (await loadCredentials())?.server ??
-      cliConfig().publicUrl,
-  );
+  const server = normalizeServer(option ?? await targetServer());
   if (!/^https?:\/\/[^/]/.test(server)) {
     throw new UsageError(`--server: not an http(s) URL: "${server}"`);
   }
@@ -109,7 +108,8 @@ export function registerLogin(program: Command): void {
       .description("Log in to a running server and store the token for later commands")
       .option(
         "--server <url>",
-        "server URL (default: OPS_SERVER, the last login's, or this machine's)",
+        "server URL (default: OPS_SERVER, the server holding the embedded database, the last " +
+          "login's, or this machine's)",
       )
       .requiredOption("--email <email>", "your email")
       .option("--password-stdin", "read the password from stdin instead of prompting"),

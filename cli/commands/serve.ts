@@ -4,7 +4,9 @@ import { describe } from "../_help.ts";
 
 export function registerServe(program: Command): void {
   const serve = program.command("serve")
-    .description("Run the HTTP server (same as `deno task start`; configured by environment)")
+    .description(
+      "Run the HTTP server (same as `deno task start`; configured by the environment and shop.env)",
+    )
     .action(async () => {
       // Loaded only here: the other commands do not pay for the server's modules.
       const { serve } = await import("../../main.ts");
@@ -12,6 +14,6 @@ export function registerServe(program: Command): void {
     });
   describe(serve, {
     examples: ["deno task ops serve", "PORT=8080 DATA_DIR=/srv/shop deno task ops serve"],
-    env: ["DATABASE_URL", "DATA_DIR"],
+    env: ["DATABASE_URL", "DATA_DIR", "SHOP_ENV_FILE"],
   });
 }

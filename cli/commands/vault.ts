@@ -10,12 +10,11 @@ import type { Command } from "commander";
 import type { VaultStatus } from "../../app/vault/vault_schemas.ts";
 import { masterPasswordProblem } from "../../domain/vault/master_password.ts";
 import { ApiClient, ApiError } from "../_api.ts";
-import { currentSession } from "../_credentials.ts";
 import { CliError, UsageError } from "../_errors.ts";
 import { describe, SERVER_ENV } from "../_help.ts";
 import { type Column, outputFormat, printRows, printText, withFormatOptions } from "../_output.ts";
-import { cliConfig } from "../_runtime.ts";
 import { promptNewSecret, promptSecret } from "../_secrets.ts";
+import { targetSession } from "../_transport.ts";
 
 interface PasswordOptions {
   passwordStdin?: boolean;
@@ -23,8 +22,8 @@ interface PasswordOptions {
 
 /** The server's API with the current login; none → one line naming `ops login`. */
 async function vaultApi(): Promise<ApiClient> {
-  const session = await currentSession();
-  const server = session.server ?? cliConfig().publicUrl;
+  const session = await targetSession();
+  const server = session.server;
   if (!session.token) {
     throw new CliError(
       `Not logged in to ${server}: run \`ops login --server ${server} --email E\` (or set ` +

@@ -7,9 +7,14 @@ import { embeddedTemplateFile, testServerUrl } from "./test_db.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** The environment of a child: embedded database in `dataDir` unless `env` says otherwise. */
+/**
+ * The environment of a child: embedded database in `dataDir` unless `env` says otherwise, and
+ * no settings file (a developer's `shop.env` in the repository stays out of the tests).
+ * Without `dataDir` (a child running in a shop directory of its own, see `inShop`), neither
+ * DATA_DIR nor SHOP_ENV_FILE is set: the child reads that directory's `shop.env` and `./data`.
+ */
 export function childEnv(
-  dataDir: string,
+  dataDir: string | undefined,
   env: Record<string, string> = {},
 ): Record<string, string> {
   const base = Deno.env.toObject();
@@ -17,9 +22,11 @@ export function childEnv(
   delete base["TEST_DATABASE_URL"];
   delete base["OPS_SERVER"];
   delete base["OPS_TOKEN"];
+  delete base["DATA_DIR"];
+  delete base["SHOP_ENV_FILE"];
   return {
     ...base,
-    DATA_DIR: dataDir,
+    ...(dataDir === undefined ? {} : { DATA_DIR: dataDir, SHOP_ENV_FILE: "/dev/null" }),
     APP_ENV: "development",
     JWT_SECRET: "process-test-secret-that-is-at-least-32-bytes",
     BCRYPT_COST: "4",
@@ -36,19 +43,33 @@ export interface CliResult {
 }
 
 /**
- * Runs `deno run -A cli/main.ts ...args` and collects its output; in the project's directory,
- * or in `cwd` (with the project's deno.json).
+ * Where a child runs: on a data directory of the test's own (from the repository, or from
+ * `cwd` with the project's deno.json), or, with `shopDir`, in that directory as a shop owner
+ * runs `deno task …` in the shop's directory (`./shop.env`, `./data`).
  */
+export type ChildPlace = { dataDir: string; shopDir?: undefined; cwd?: string } | {
+  shopDir: string;
+  dataDir?: undefined;
+  cwd?: undefined;
+};
+
+function childCommand(script: "main.ts" | "cli/main.ts", place: ChildPlace) {
+  const where = place.shopDir ?? place.cwd;
+  return where === undefined ? { args: ["run", "-A", script], cwd: ROOT } : {
+    args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}${script}`],
+    cwd: where,
+  };
+}
+
+/** Runs `deno run -A cli/main.ts ...args` and collects its output. */
 export async function runOps(
   args: string[],
-  options: { dataDir: string; env?: Record<string, string>; stdin?: string; cwd?: string },
+  options: ChildPlace & { env?: Record<string, string>; stdin?: string },
 ): Promise<CliResult> {
-  const program = options.cwd === undefined
-    ? ["cli/main.ts"]
-    : [`--config=${ROOT}deno.json`, `${ROOT}cli/main.ts`];
+  const command = childCommand("cli/main.ts", options);
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...program, ...args],
-    cwd: options.cwd ?? ROOT,
+    args: [...command.args, ...args],
+    cwd: command.cwd,
     env: childEnv(options.dataDir, options.env),
     clearEnv: true,
     stdin: options.stdin === undefined ? "null" : "piped",
@@ -108,11 +129,12 @@ async function collectLines(
  * Rejects (with its stderr) when the process ends before listening.
  */
 export async function startServer(
-  options: { dataDir: string; env?: Record<string, string>; timeoutMs?: number },
+  options: ChildPlace & { env?: Record<string, string>; timeoutMs?: number },
 ): Promise<ServerProcess> {
+  const command = childCommand("main.ts", options);
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
-    cwd: ROOT,
+    args: command.args,
+    cwd: command.cwd,
     env: childEnv(options.dataDir, { PORT: "0", ...options.env }),
     clearEnv: true,
     stdin: "null",

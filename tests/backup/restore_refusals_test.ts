@@ -140,6 +140,20 @@ Deno.test("ops status shows the target's engine, schema and size", options, asyn
   assertEquals(status.outbox, { pending: 0, failed: 0 });
   const table = await opsWithin(["status"], target.where);
   assertEquals(table.code, 0, table.stderr);
-  assertMatch(table.stdout, /^ITEM\s+VALUE\nserver\s+http/);
+  assertMatch(table.stdout, /^ITEM\s+VALUE\nserver\s+not running \(configured: http/);
+  assertMatch(table.stdout, /^database +(PostgreSQL|embedded), \d+\.\d (KiB|MiB|GiB)$/m);
   assertMatch(table.stdout, /last backup\s+never/);
+
+  // A backup, shown as people read it: the store's time, a size in KiB/MiB.
+  const backup = await opsWithin(["backup", "--out", `${work}/status.backup`], target.where);
+  assertEquals(backup.code, 0, backup.stderr);
+  const after = await opsWithin(["status"], target.where);
+  assertMatch(
+    after.stdout,
+    new RegExp(
+      "^last backup +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(America/New_York\\), " +
+        `\\d+\\.\\d (KiB|MiB), ${work}/status\\.backup$`,
+      "m",
+    ),
+  );
 });

@@ -19,8 +19,11 @@ const PASSWORD = "a long enough password";
 
 let place: OpsPlace;
 let server: ServerProcess;
-/** The CLI's environment: PORT makes the local server URL it falls back on this server's. */
-let env: Record<string, string>;
+/**
+ * The CLI's environment: nothing in it names the server (it listens on a port of its own, not
+ * the configured 8000): `ops` finds it by the embedded database's lock, which names its URL.
+ */
+const env: Record<string, string> = {};
 
 embeddedRunTest.beforeAll(async () => {
   place = await preparedPlace();
@@ -30,7 +33,6 @@ embeddedRunTest.beforeAll(async () => {
     await db.deleteFrom("users").execute();
   });
   server = await startServer({ dataDir: place.dataDir });
-  env = { PORT: new URL(server.url).port };
 });
 embeddedRunTest.afterAll(async () => {
   server.kill("SIGTERM");
@@ -83,14 +85,8 @@ embeddedRunTest(
 embeddedRunTest(
   "ops login stores the token (0600); whoami names the server, the user and the roles",
   async () => {
-    const login = await ops(place, [
-      "login",
-      "--server",
-      server.url,
-      "--email",
-      OWNER,
-      "--password-stdin",
-    ], {
+    // No --server: the server holding the embedded database.
+    const login = await ops(place, ["login", "--email", OWNER, "--password-stdin"], {
       env,
       stdin: `${PASSWORD}\n`,
     });
@@ -214,6 +210,11 @@ embeddedRunTest(
       'Unknown role "boss": the roles are admin, instructor, manager, sales-associate (Sales Associate)',
     );
 
+    const status = await ops(place, ["status"], { env });
+    assertEquals(status.code, 0, status.stderr);
+    assertMatch(status.stdout, new RegExp(`^server +${server.url} \\(running`, "m"));
+    assertMatch(status.stdout, /^database +embedded, \d+\.\d (KiB|MiB)$/m);
+
     const lessons = await ops(place, ["lessons", "generate"], { env });
     assertEquals(lessons.code, 0, lessons.stderr);
     assertEquals(
@@ -275,10 +276,11 @@ embeddedRunTest(
     ) {
       const refused = await ops(place, args, { env });
       assertEquals(refused.code, 1);
-      assertMatch(
+      assertStringIncludes(
         refused.stderr,
-        new RegExp(`in use by another process \\(pid ${server.pid}, .*stop that process first`),
+        `in use by another process (pid ${server.pid}, the server at ${server.url}): `,
       );
+      assertStringIncludes(refused.stderr, "stop that process first");
     }
   },
 );

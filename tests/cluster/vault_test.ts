@@ -5,8 +5,9 @@
  * row gets nothing, and once every process has stopped the vault is locked.
  */
 import postgres from "postgres";
-import { assert, assertEquals } from "../_helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "../_helpers/assert.ts";
 import { api } from "../_helpers/test_app.ts";
+import { removeDir, runOps } from "../_helpers/processes.ts";
 import { createPeerIdentity, deriveClusterKey } from "../../domain/platform/peer_keys.ts";
 import {
   assertProblem,
@@ -91,6 +92,55 @@ Deno.test({
       assertEquals(await lockedEverywhere(), [false, false, false], `unlocked through ${via}`);
       for (const i of NODES) assertEquals(await reveal(c.on(i), users.admin, entryId), secret);
     }
+  },
+});
+
+/** `ops status` on the cluster's database, as an operator runs it with DATABASE_URL. */
+async function opsStatus(...args: string[]) {
+  const dataDir = await Deno.makeTempDir({ prefix: "shop-cluster-status-" });
+  try {
+    const result = await runOps(["status", ...args], {
+      dataDir,
+      env: { DATABASE_URL: c.databaseUrl, JWT_SECRET: c.t.deps.config.jwtSecret! },
+    });
+    assertEquals(result.code, 0, result.stderr);
+    return result.stdout;
+  } finally {
+    await removeDir(dataDir);
+  }
+}
+
+Deno.test({
+  name: "ops status lists every running process and reports the vault as they do",
+  ignore,
+  async fn() {
+    assertEquals(await lockedEverywhere(), [false, false, false]);
+    const unlocked = JSON.parse(await opsStatus("--json"));
+    assertEquals(unlocked.serverRunning, true);
+    assertEquals(
+      unlocked.servers.map((s: { url: string; pid: number }) => [s.url, s.pid]).sort(),
+      c.nodes.map((n) => [n.url, n.pid]).sort(),
+    );
+    assertEquals(unlocked.vault, { initialized: true, locked: false });
+    const table = await opsStatus();
+    for (const node of c.nodes) {
+      assertMatch(
+        table,
+        new RegExp(`^server +${node.url} \\(pid ${node.pid}, running since `, "m"),
+      );
+    }
+    assertMatch(table, /^vault +unlocked$/m);
+
+    await lock(c.on(1), users.admin);
+    const locked = JSON.parse(await opsStatus("--json"));
+    assertEquals(locked.vault, { initialized: true, locked: true });
+    assertEquals(locked.servers.map((s: { vaultUnlocked: boolean }) => s.vaultUnlocked), [
+      false,
+      false,
+      false,
+    ]);
+    await unlock(c.on(0), users.viewer);
+    assertEquals(JSON.parse(await opsStatus("--json")).vault.locked, false);
   },
 });
 

@@ -9,6 +9,7 @@ import { createTestApp } from "../_helpers/test_app.ts";
 import { loadConfig } from "../../app/config.ts";
 import { devSecretPath, redactDatabaseUrl } from "../../app/bootstrap.ts";
 import { createLogger, resolveLogFormat } from "../../app/logger.ts";
+import { preparedPlace } from "../cli/_ops.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ignore = Deno.build.os === "windows";
@@ -123,6 +124,11 @@ Deno.test({
         const entries = logEntries(first.lines);
         const listening = entries.find((e) => e["msg"] === "listening")!;
         assertEquals(listening["docs"], `${first.url}/docs`);
+        // The migrations of a new database: counted, not listed.
+        const migrated = entries.find((e) => e["msg"] === "migrations applied")!;
+        assert(Number(migrated["count"]) > 20, JSON.stringify(migrated));
+        assertMatch(String(migrated["latest"]), /^\d{8}_\d{6}_\w+$/);
+        assertEquals(migrated["migrations"], undefined);
         assert(
           entries.some((e) => e["level"] === "warn" && String(e["msg"]).includes("JWT_SECRET")),
           "no warning about JWT_SECRET",
@@ -255,6 +261,55 @@ Deno.test({
       /^\d\d:\d\d:\d\d\.\d{3} INFO +listening url=http:\/\/\S+ docs=http:\S+\/docs /,
     );
     assert(!text.split("\n").some((l) => l.startsWith("{")), "a JSON line in text mode");
+  },
+});
+
+Deno.test({
+  name:
+    "a port in use is one line naming the port and its holder, exit 1, before any data directory is made",
+  ignore,
+  async fn() {
+    const holder = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const { port } = holder.addr as Deno.NetAddr;
+    const parent = await Deno.makeTempDir({ prefix: "shop-port-" });
+    try {
+      const dataDir = `${parent}/data`;
+      const result = await runMain({ PORT: String(port), DATA_DIR: dataDir });
+      assertEquals(result.code, 1, result.stderr);
+      assertEquals(result.stderr.trim().split("\n").length, 1, result.stderr);
+      assertStringIncludes(
+        result.stderr,
+        `Cannot listen on 127.0.0.1:${port}: the port is already in use by pid ${Deno.pid} (`,
+      );
+      assertStringIncludes(result.stderr, "set PORT to a free port (PORT=0 picks one)");
+      assert(!/\bat .*\.ts:\d+/.test(result.stderr), "no stack trace");
+      assertEquals(await Deno.stat(dataDir).catch(() => undefined), undefined, "nothing created");
+    } finally {
+      holder.close();
+      await removeDir(parent);
+    }
+  },
+});
+
+Deno.test({
+  name: "in production a missing SMTP_URL is a warning at start-up",
+  ignore,
+  async fn() {
+    const { dataDir } = await preparedPlace();
+    const server = await startServer({ dataDir, env: { APP_ENV: "production" } });
+    try {
+      let warning: Record<string, unknown> | undefined;
+      for (let i = 0; i < 100 && !warning; i++) {
+        warning = logEntries(server.lines).find((e) => String(e["msg"]).startsWith("SMTP_URL"));
+        if (!warning) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assertEquals(warning?.["level"], "warn", JSON.stringify(warning));
+      assertStringIncludes(String(warning?.["msg"]), "no email goes out");
+    } finally {
+      server.kill("SIGTERM");
+      await server.status;
+      await removeDir(dataDir);
+    }
   },
 });
 
