@@ -48,8 +48,6 @@ export async function registerProcess(
       id: record.processId,
       public_key: record.publicKey,
       proof: record.proof,
-      host: place.host,
-      pid: place.pid,
       started_at: sql<Date>`now()`,
       seen_at: sql<Date>`now()`,
       url: report.url,
