@@ -193,10 +193,10 @@ export interface PreparedDataDir {
 }
 
 /**
- * A fresh embedded data directory, migrated and seeded (the embedded tests' template, extracted:
- * the server's first start on an empty directory has tests of its own), with an admin user.
+ * A fresh embedded data directory, migrated and seeded and without any user: the embedded
+ * tests' template, extracted.
  */
-export async function prepareDataDir(): Promise<PreparedDataDir> {
+export async function extractTemplateDataDir(): Promise<string> {
   const dataDir = await Deno.makeTempDir({ prefix: "shop-proc-" });
   // Where openDatabase({ dataDir }) keeps PostgreSQL's files (app/db/connect.ts).
   const pgdata = `${dataDir}/pgdata`;
@@ -211,6 +211,15 @@ export async function prepareDataDir(): Promise<PreparedDataDir> {
       `tar could not extract the template: ${new TextDecoder().decode(untar.stderr)}`,
     );
   }
+  return dataDir;
+}
+
+/**
+ * A fresh embedded data directory, migrated and seeded (the embedded tests' template, extracted:
+ * the server's first start on an empty directory has tests of its own), with an admin user.
+ */
+export async function prepareDataDir(): Promise<PreparedDataDir> {
+  const dataDir = await extractTemplateDataDir();
   const handle = await openDatabase({ dataDir });
   const adminEmail = "admin@example.test";
   try {
