@@ -7,7 +7,7 @@
  */
 import { migrationStatus } from "../db/migrate.ts";
 import type { AppDeps } from "../deps.ts";
-import { listLiveServers } from "../platform/cluster_repo.ts";
+import { listLiveServerProcesses, type LiveServerProcess } from "../platform/cluster_repo.ts";
 import { vaultStatus } from "../vault/vault.ts";
 import {
   type BackupRunRecord,
@@ -43,15 +43,8 @@ export async function shopStatus(
   };
 }
 
-/** A live server process as it reports itself. */
-export interface RunningServer {
-  /** Where it listens (null: a process of an older release). */
-  url: string | null;
-  pid: number | null;
-  host: string | null;
-  startedAt: string;
-  vaultUnlocked: boolean;
-}
+/** A live server process as it reports itself, its start as an ISO timestamp. */
+export type RunningServer = Omit<LiveServerProcess, "startedAt"> & { startedAt: string };
 
 export interface DatabaseStatus extends ShopStatus {
   /** The server processes running on this database (PostgreSQL; none on the embedded one). */
@@ -67,9 +60,9 @@ export async function databaseStatus(
   deps: Pick<AppDeps, "db" | "dbKind" | "vaultKeys" | "version">,
 ): Promise<DatabaseStatus> {
   const status = await shopStatus(deps);
-  const servers = (await listLiveServers(deps.db)).map((s) => ({
+  const servers = (await listLiveServerProcesses(deps.db)).map((s) => ({
     ...s,
-    startedAt: new Date(s.startedAt).toISOString(),
+    startedAt: s.startedAt.toISOString(),
   }));
   const unlocked = status.vault.initialized && servers.some((s) => s.vaultUnlocked);
   return { ...status, vault: { ...status.vault, locked: !unlocked }, servers };

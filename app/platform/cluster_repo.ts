@@ -29,15 +29,6 @@ export interface ProcessReport {
   vaultUnlocked: boolean;
 }
 
-/** A live server process as `ops status` shows it. */
-export interface LiveServerRecord {
-  url: string | null;
-  pid: number | null;
-  host: string | null;
-  startedAt: Date;
-  vaultUnlocked: boolean;
-}
-
 export async function registerProcess(
   db: Db,
   record: ProcessRecord,
@@ -99,22 +90,6 @@ export async function listLiveProcesses(db: Db, exceptId: string): Promise<Proce
     .execute();
 }
 
-/** Every process seen within the live window, the earliest started first. */
-export async function listLiveServers(db: Db): Promise<LiveServerRecord[]> {
-  return await db.selectFrom("server_processes")
-    .select([
-      "url",
-      "pid",
-      "host",
-      "started_at as startedAt",
-      "vault_unlocked as vaultUnlocked",
-    ])
-    .where("seen_at", ">", sql<Date>`now() - make_interval(secs => ${LIVE_WINDOW_SECONDS})`)
-    .orderBy("started_at")
-    .orderBy("url")
-    .execute();
-}
-
 export async function findProcess(db: Db, processId: string): Promise<ProcessRecord | undefined> {
   return await db.selectFrom("server_processes")
     .select(["id as processId", "public_key as publicKey", "proof"])
@@ -127,17 +102,23 @@ export async function notifyCluster(db: Db, payload: string): Promise<void> {
   await sql`SELECT pg_notify(${CLUSTER_CHANNEL}, ${payload})`.execute(db);
 }
 
-/** A live server process as people find it: where it runs and since when. */
+/**
+ * A live server process as people find it (`ops status`, `ops restore`'s refusal): where it
+ * runs and listens, since when, and whether its vault is unlocked.
+ */
 export interface LiveServerProcess {
+  url: string | null;
   host: string | null;
   pid: number | null;
   startedAt: Date;
+  vaultUnlocked: boolean;
 }
 
 /**
  * Every process seen within the live window, oldest first, on a database of any schema
  * version (a restore's target): none when it has no `server_processes` table yet, and no
- * host or pid where the table lacks them (rows or schemas from before they were kept).
+ * url, host, pid or unlocked vault where the table lacks them (rows or schemas from before
+ * they were kept).
  */
 export async function listLiveServerProcesses(db: Db): Promise<LiveServerProcess[]> {
   const table = await sql<{ ok: boolean }>`
@@ -146,10 +127,12 @@ export async function listLiveServerProcesses(db: Db): Promise<LiveServerProcess
   const result = await sql<{ row: Record<string, unknown> }>`
     SELECT to_jsonb(p) AS row FROM server_processes p
     WHERE p.seen_at > now() - make_interval(secs => ${LIVE_WINDOW_SECONDS})
-    ORDER BY p.started_at`.execute(db);
+    ORDER BY p.started_at, to_jsonb(p)->>'url'`.execute(db);
   return result.rows.map(({ row }) => ({
+    url: typeof row.url === "string" ? row.url : null,
     host: typeof row.host === "string" ? row.host : null,
     pid: typeof row.pid === "number" ? row.pid : null,
     startedAt: new Date(String(row.started_at)),
+    vaultUnlocked: row.vault_unlocked === true,
   }));
 }
