@@ -2,8 +2,8 @@
  * Confirmation of destructive commands (API §16: `migrate down`, module licence changes, later
  * `restore --force`): asked on a terminal, `--yes` needed otherwise (exit 2 without it).
  */
-import { CliError, UsageError } from "./_errors.ts";
-import { readAnswer } from "./_prompt.ts";
+import { UsageError } from "./_errors.ts";
+import { CancelledError, readAnswer } from "./_prompt.ts";
 
 /**
  * Refuses at once (before any work) when a confirmation will be needed and cannot be asked:
@@ -29,5 +29,5 @@ export async function confirm(
   if (options.yes) return;
   assertCanConfirm(options);
   const answer = (await readAnswer(`${question} [y/N] `)).toLowerCase();
-  if (answer !== "y" && answer !== "yes") throw new CliError("Cancelled: nothing was changed");
+  if (answer !== "y" && answer !== "yes") throw new CancelledError();
 }
