@@ -70,12 +70,8 @@ function voidsBySession(
       ? null
       : new Date(s.closedAt),
   }));
-  const bySession = new Map<string, VoidRecord[]>();
-  for (const v of voids) {
-    const id = sessionOfVoid(v, spans);
-    if (id !== undefined) bySession.set(id, [...(bySession.get(id) ?? []), v]);
-  }
-  return bySession;
+  // Voids of none of these sessions gather under "", which no session's id is.
+  return groupBy(voids, (v) => sessionOfVoid(v, spans) ?? "");
 }
 
 /** Builds the reports of several sessions with six queries in all. */
