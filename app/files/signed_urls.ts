@@ -9,6 +9,7 @@
  * JWT_SECRET (HMAC of a fixed label, so it never equals the token key), or from a random
  * per-process secret when JWT_SECRET is unset (development: URLs then die with the process).
  */
+import { ForbiddenError } from "../../domain/errors.ts";
 import type { AppConfig } from "../config.ts";
 
 export const DEFAULT_URL_TTL_SECONDS = 15 * 60;
@@ -162,4 +163,20 @@ export async function verifyFileSignature(
   const expiresAt = Number(expires);
   if (expiresAt * 1000 <= now.getTime()) return false;
   return constantTimeEqual(await signature(config, fileId, expiresAt, scope), sig);
+}
+
+/**
+ * A printout's signed URL (see {@link signPrintoutUrl}) checked before any lookup: a tampered,
+ * expired, missing or other route's signature → 403 invalid_signature ("The `what` link is
+ * invalid or has expired").
+ */
+export async function requirePrintoutSignature(
+  config: Pick<AppConfig, "jwtSecret">,
+  link: { id: string; purpose: string },
+  query: SignedQuery,
+  now: Date,
+  what: string,
+): Promise<void> {
+  if (await verifyFileSignature(config, link.id, query, now, { purpose: link.purpose })) return;
+  throw new ForbiddenError("invalid_signature", `The ${what} link is invalid or has expired`);
 }

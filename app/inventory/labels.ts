@@ -6,7 +6,7 @@
  * One label also opens in a browser from a signed URL (`labelLink`: no token), signed like
  * files' URLs for the label's own purpose.
  */
-import { ForbiddenError, NotFoundError } from "../../domain/errors.ts";
+import { NotFoundError } from "../../domain/errors.ts";
 import { labelBarcodeFor } from "../../domain/inventory/label_barcode.ts";
 import {
   type LabelLayout,
@@ -16,10 +16,9 @@ import {
 import { formatMoney, parseMoney } from "../../domain/money.ts";
 import type { AppDeps } from "../deps.ts";
 import {
-  DEFAULT_URL_TTL_SECONDS,
+  requirePrintoutSignature,
   type SignedQuery,
   signPrintoutUrl,
-  verifyFileSignature,
 } from "../files/signed_urls.ts";
 import type { LabelSheetInput } from "./inventory_schemas.ts";
 import { labelPng } from "./label_png.ts";
@@ -131,7 +130,7 @@ export async function labelLink(
       options: { format: options.format, layout: options.layout },
     },
     deps.clock.now(),
-    options.ttlSeconds ?? DEFAULT_URL_TTL_SECONDS,
+    options.ttlSeconds,
   );
 }
 
@@ -146,11 +145,12 @@ export async function openLinkedLabel(
   format: LabelFormat,
   layout: LabelLayout,
 ): Promise<RenderedLabel> {
-  const valid = await verifyFileSignature(deps.config, id, query, deps.clock.now(), {
-    purpose: LABEL_LINK,
-  });
-  if (!valid) {
-    throw new ForbiddenError("invalid_signature", "The label link is invalid or has expired");
-  }
+  await requirePrintoutSignature(
+    deps.config,
+    { id, purpose: LABEL_LINK },
+    query,
+    deps.clock.now(),
+    "label",
+  );
   return await productLabel(deps, id, format, layout);
 }

@@ -9,7 +9,6 @@
  * printed, emailed or opened on another device works), signed like files' URLs for the
  * receipt's own purpose: it serves that receipt's page only, until it expires.
  */
-import { ForbiddenError } from "../../domain/errors.ts";
 import { parseMoney } from "../../domain/money.ts";
 import type { PaperSize } from "../../domain/printing/html_page.ts";
 import { buildReceipt, type Receipt } from "../../domain/pos/receipt_text.ts";
@@ -17,10 +16,9 @@ import { findAccount } from "../accounts/accounts_repo.ts";
 import { findUserName } from "../auth/users_repo.ts";
 import type { AppDeps } from "../deps.ts";
 import {
-  DEFAULT_URL_TTL_SECONDS,
+  requirePrintoutSignature,
   type SignedQuery,
   signPrintoutUrl,
-  verifyFileSignature,
 } from "../files/signed_urls.ts";
 import { findLocation } from "../platform/locations_repo.ts";
 import { printedStore } from "../platform/store.ts";
@@ -125,7 +123,7 @@ export async function receiptLink(
       options: { paper: options.paper },
     },
     deps.clock.now(),
-    options.ttlSeconds ?? DEFAULT_URL_TTL_SECONDS,
+    options.ttlSeconds,
   );
 }
 
@@ -138,11 +136,12 @@ export async function openLinkedReceipt(
   id: string,
   query: SignedQuery,
 ): Promise<Receipt> {
-  const valid = await verifyFileSignature(deps.config, id, query, deps.clock.now(), {
-    purpose: RECEIPT_LINK,
-  });
-  if (!valid) {
-    throw new ForbiddenError("invalid_signature", "The receipt link is invalid or has expired");
-  }
+  await requirePrintoutSignature(
+    deps.config,
+    { id, purpose: RECEIPT_LINK },
+    query,
+    deps.clock.now(),
+    "receipt",
+  );
   return await getReceipt(deps, id);
 }
