@@ -9,21 +9,13 @@
  *    carriage returns, not starting like markup or a script: HTML, XML, SVG and `#!` scripts
  *    are refused, as are executables and anything else).
  */
-import { type OfficeDocument, sniffOfficeDocument } from "./office_documents.ts";
+import { OFFICE_TYPES, type OfficeDocument, sniffOfficeDocument } from "./office_documents.ts";
 
 export interface SniffedType {
   contentType: string;
   /** The extension of the stored file's generated key. */
   extension: string;
 }
-
-/** The media type of each office document. */
-const OFFICE_TYPES: Readonly<Record<OfficeDocument, string>> = {
-  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-  odt: "application/vnd.oasis.opendocument.text",
-  ods: "application/vnd.oasis.opendocument.spreadsheet",
-};
 
 /**
  * The file name extensions of each type we store (lower case, media type without parameters):

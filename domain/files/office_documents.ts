@@ -86,9 +86,12 @@ function firstMimetype(bytes: Uint8Array): string | undefined {
   return latin1.decode(bytes.subarray(dataStart, dataStart + size));
 }
 
-const OPEN_DOCUMENTS: Readonly<Record<string, OfficeDocument>> = {
-  "application/vnd.oasis.opendocument.text": "odt",
-  "application/vnd.oasis.opendocument.spreadsheet": "ods",
+/** The media type of each office document (an OpenDocument's `mimetype` entry holds its own). */
+export const OFFICE_TYPES: Readonly<Record<OfficeDocument, string>> = {
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  odt: "application/vnd.oasis.opendocument.text",
+  ods: "application/vnd.oasis.opendocument.spreadsheet",
 };
 
 /** Entries that make a document a program (macros). */
@@ -106,7 +109,7 @@ export function sniffOfficeDocument(bytes: Uint8Array): OfficeDocument | undefin
   if (!names || carriesMacros(names)) return undefined;
   const mimetype = firstMimetype(bytes);
   if (mimetype !== undefined) {
-    const kind = Object.hasOwn(OPEN_DOCUMENTS, mimetype) ? OPEN_DOCUMENTS[mimetype] : undefined;
+    const kind = (["odt", "ods"] as const).find((k) => OFFICE_TYPES[k] === mimetype);
     return kind && names.includes("content.xml") ? kind : undefined;
   }
   if (!names.includes("[Content_Types].xml")) return undefined;
