@@ -30,8 +30,6 @@ export interface ChargeRecord {
   paidTransactionId: string | null;
   paidAt: string | null;
   equity: string;
-  /** The completed buyout sale whose payoff counted this charge's equity, if any. */
-  buyoutTransactionId: string | null;
 }
 
 const CHARGE_COLUMNS = [
@@ -45,7 +43,6 @@ const CHARGE_COLUMNS = [
   "c.paid_transaction_id",
   "c.paid_at",
   "c.equity",
-  "c.buyout_transaction_id",
 ] as const;
 
 interface ChargeRow {
@@ -59,7 +56,6 @@ interface ChargeRow {
   paid_transaction_id: string | null;
   paid_at: Date | string | null;
   equity: string;
-  buyout_transaction_id: string | null;
 }
 
 function toCharge(row: ChargeRow): ChargeRecord {
@@ -74,7 +70,6 @@ function toCharge(row: ChargeRow): ChargeRecord {
     paidTransactionId: row.paid_transaction_id,
     paidAt: isoStringOrNull(row.paid_at),
     equity: row.equity,
-    buyoutTransactionId: row.buyout_transaction_id,
   };
 }
 
@@ -116,6 +111,19 @@ export async function lockRentalsOfCharges(
   const rows = await trx.selectFrom("rental_charges").select("rental_id").where("id", "in", ids)
     .execute();
   await lockRentalRows(trx, rows.map((r) => r.rental_id));
+}
+
+/** Among `ids`, the charges paid by `transactionId` whose equity a completed buyout counted. */
+export async function findChargesInBuyout(
+  db: Db,
+  ids: readonly string[],
+  transactionId: string,
+): Promise<Array<{ id: string; buyoutTransactionId: string }>> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("rental_charges").select(["id", "buyout_transaction_id"])
+    .where("id", "in", ids).where("paid_transaction_id", "=", transactionId)
+    .where("buyout_transaction_id", "is not", null).orderBy("id").execute();
+  return rows.map((r) => ({ id: r.id, buyoutTransactionId: r.buyout_transaction_id! }));
 }
 
 /**

@@ -13,6 +13,7 @@ import type { RentalChargeLine, RentalPort } from "../pos/rental_port.ts";
 import { completeBuyoutSale, undoBuyoutSale } from "./buyout.ts";
 import {
   findCharges,
+  findChargesInBuyout,
   lockCharges,
   lockRentalsOfCharges,
   markChargesPaid,
@@ -94,9 +95,8 @@ export function rentalPort(): RentalPort {
       // The rentals locked first, as a buyout completing locks its rental before it counts the
       // charges' equity: of a refund and a buyout of one rental at once, one waits for the other.
       await lockRentalsOfCharges(trx, chargeIds);
-      const charges = await lockCharges(trx, chargeIds);
-      // Those this refund or void takes back whose equity a completed buyout counted.
-      assertEquityNotConsumed(charges.filter((c) => c.paidTransactionId === transactionId));
+      await lockCharges(trx, chargeIds);
+      assertEquityNotConsumed(await findChargesInBuyout(trx, chargeIds, transactionId));
       await reopenChargesPaidBy(trx, chargeIds, transactionId, now);
     },
 
