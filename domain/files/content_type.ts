@@ -9,7 +9,7 @@
  *    carriage returns, not starting like markup or a script: HTML, XML, SVG and `#!` scripts
  *    are refused, as are executables and anything else).
  */
-import { OFFICE_TYPES, type OfficeDocument, sniffOfficeDocument } from "./office_documents.ts";
+import { OFFICE_TYPES, sniffOfficeDocument } from "./office_documents.ts";
 
 export interface SniffedType {
   contentType: string;
